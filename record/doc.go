@@ -1,0 +1,13 @@
+// Package record is the model of git-yoimem's memory records: the four kinds
+// (summary, decision, request, knowledge), their layout under .yoi/, slugs,
+// the frontmatter fields, and change sets.
+//
+// A record is Markdown with YAML frontmatter. Git diff is the review surface,
+// so a Document keeps the file's bytes and edits splice only the lines of the
+// fields they change: parse then render of an unchanged record gives the same
+// bytes, and changing one field changes that field's lines alone. Key order,
+// unknown keys, comments, CRLF line endings and the body survive every edit.
+//
+// The package is a leaf: it reads from values and never touches the
+// filesystem, git or the clock.
+package record

@@ -1,0 +1,111 @@
+package record
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+)
+
+// Mode is the type of a snapshot entry.
+type Mode int
+
+// Entry modes. Only ModeRegular files are records; the others exist so the
+// linter can report them.
+const (
+	ModeRegular Mode = iota
+	ModeSymlink
+	ModeDir
+	ModeOther
+)
+
+// Entry is one path of a snapshot of .yoi/.
+type Entry struct {
+	Path   string // relative to .yoi/, slash-separated
+	Mode   Mode
+	Size   int64
+	Target string // symlink target, as stored
+	// ReadOnly is set when the source knows the file is not writable (the
+	// user's OS-level lock on a record).
+	ReadOnly bool
+}
+
+// Snapshot is a listing of .yoi/ and a way to read its files, from the
+// working tree, the index or a revision. Read must be safe for concurrent
+// use and must only be called for ModeRegular entries.
+type Snapshot struct {
+	Entries []Entry
+	Read    func(path string) ([]byte, error)
+}
+
+// ErrNotExist is returned by Snapshot reads of paths it does not hold.
+var ErrNotExist = fs.ErrNotExist
+
+// Lookup finds an entry by path.
+func (s Snapshot) Lookup(path string) (Entry, bool) {
+	i := sort.Search(len(s.Entries), func(i int) bool { return s.Entries[i].Path >= path })
+	if i < len(s.Entries) && s.Entries[i].Path == path {
+		return s.Entries[i], true
+	}
+	return Entry{}, false
+}
+
+// Sort orders the entries by path; Lookup needs it.
+func (s *Snapshot) Sort() {
+	sort.Slice(s.Entries, func(i, j int) bool { return s.Entries[i].Path < s.Entries[j].Path })
+}
+
+// Apply returns the snapshot as it would be after cs: puts become regular
+// entries read from the change, deletes disappear. The base is not changed.
+func (s Snapshot) Apply(cs *ChangeSet) Snapshot {
+	puts := map[string][]byte{}
+	gone := map[string]bool{}
+	for _, c := range cs.Changes() {
+		if c.Op == OpDelete {
+			gone[c.Path] = true
+		} else {
+			puts[c.Path] = c.Content
+		}
+	}
+	out := Snapshot{Entries: make([]Entry, 0, len(s.Entries)+len(puts))}
+	for _, e := range s.Entries {
+		if gone[e.Path] {
+			continue
+		}
+		if _, ok := puts[e.Path]; ok {
+			continue
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	for p, b := range puts {
+		out.Entries = append(out.Entries, Entry{Path: p, Mode: ModeRegular, Size: int64(len(b))})
+	}
+	out.Sort()
+	base := s.Read
+	out.Read = func(path string) ([]byte, error) {
+		if b, ok := puts[path]; ok {
+			return b, nil
+		}
+		if gone[path] || base == nil {
+			return nil, fmt.Errorf("read %s: %w", path, ErrNotExist)
+		}
+		return base(path)
+	}
+	return out
+}
+
+// MapSnapshot builds a snapshot of regular files from a map, for tests and
+// in-memory overlays.
+func MapSnapshot(files map[string][]byte) Snapshot {
+	s := Snapshot{}
+	for p, b := range files {
+		s.Entries = append(s.Entries, Entry{Path: p, Mode: ModeRegular, Size: int64(len(b))})
+	}
+	s.Sort()
+	s.Read = func(path string) ([]byte, error) {
+		if b, ok := files[path]; ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("read %s: %w", path, ErrNotExist)
+	}
+	return s
+}
