@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Lint benchmark: `git yoimem lint` over a generated corpus against a plain
+# single-threaded ripgrep scan of the same files.
+# Goals: lint at most 3x `rg -j1 -c -i WORD .yoi`; peak memory under 100 MiB.
+# The script reports; it does not judge: it exits 0 whatever the numbers,
+# and non-zero only when a tool fails unexpectedly. See bench/README.md.
+set -euo pipefail
+
+# shellcheck source=bench/lib.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+
+WORD=${BENCH_WORD:-retry}
+
+bench_require_rg
+bench_init
+bench_build
+bench_isolate
+bench_corpus
+
+# One untimed run first: the corpus should lint clean, but findings (exit 1)
+# do not stop the measurement. Anything else is a failure of the tool.
+set +e
+(cd -- "$BENCH_REPO" && git yoimem lint) </dev/null >"$BENCH_TMP/lint.out" 2>&1
+rc=$?
+set -e
+case $rc in
+0) ;;
+1)
+	bench_log "warning: git yoimem lint reported findings on the corpus (exit 1); first lines:"
+	head -n 10 "$BENCH_TMP/lint.out" >&2
+	;;
+*)
+	bench_log "git yoimem lint failed (exit $rc):"
+	tail -n 20 "$BENCH_TMP/lint.out" >&2
+	exit 1
+	;;
+esac
+
+(cd -- "$BENCH_REPO" && rg -q -j1 -i -- "$WORD" .yoi) || bench_die "'$WORD' does not occur in the corpus"
+
+bench_timeit 0,1 "$BENCH_REPO" git yoimem lint
+lint_ms=$TIME_MEDIAN_MS lint_rss=$TIME_RSS_KIB
+bench_timeit 0,1 "$BENCH_REPO" rg -j1 -c -i "$WORD" .yoi
+rg_ms=$TIME_MEDIAN_MS
+
+printf 'corpus: %s records, %s bytes\n' "$BENCH_RECORDS" "$BENCH_BYTES"
+printf 'git yoimem lint: median %s ms, peak RSS %s MiB\n' "$(bench_ms "$lint_ms")" "$(bench_mib "$lint_rss")"
+printf 'rg -j1 -c -i %s .yoi: median %s ms\n' "$WORD" "$(bench_ms "$rg_ms")"
+printf 'ratio lint/rg: %s (goal <= 3.0)\n' "$(bench_ratio "$lint_ms" "$rg_ms")"
+printf 'peak memory: %s MiB (goal < 100)\n' "$(bench_mib "$lint_rss")"

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+const exitCodesHelp = `EXIT STATUS:
+   0    success; lint found no errors
+   1    lint found errors, or an operation was refused
+   2    could not run: bad usage, not a git repository, bad configuration, I/O error
+   3    another process holds a lock
+   130  interrupted`
+
+// globalOptions are the flags every command sees.
+type globalOptions struct {
+	configFlags []string // -c yoimem.key=value
+	workspace   string   // --workspace DIR
+}
+
+func newApp(env Env, g *globalOptions) *cli.App {
+	app := &cli.App{
+		Name:                      "git yoimem",
+		HelpName:                  "git yoimem",
+		Usage:                     "durable, reviewable memory for AI coding agents, kept in git",
+		Version:                   version(),
+		Writer:                    env.Stdout,
+		ErrWriter:                 env.Stderr,
+		DisableSliceFlagSeparator: true,
+		HideHelpCommand:           false,
+		EnableBashCompletion:      false,
+		CustomAppHelpTemplate:     cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "config", Aliases: []string{"c"}, Usage: "set a configuration key for this run, e.g. -c yoimem.search.maxResults=5 (repeatable; wins over git config and .yoi/config)"},
+			&cli.StringFlag{Name: "workspace", Usage: "workspace root that holds .yoi/ (default: the repository's top level)", Destination: &g.workspace},
+		},
+		Before: func(c *cli.Context) error {
+			g.configFlags = c.StringSlice("config")
+			return nil
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to exit codes
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageError("%v", err)
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(env.Stderr, "git-yoimem: error: unknown command %q\nhint: see 'git yoimem help'\n", name)
+		},
+	}
+	app.Commands = []*cli.Command{
+		newInitCommand(env, g),
+		newLintCommand(env, g),
+		newConfigCommand(env, g),
+	}
+	for _, cmd := range app.Commands {
+		if cmd.OnUsageError == nil {
+			cmd.OnUsageError = app.OnUsageError
+		}
+		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+	}
+	return app
+}
+
+// run is the whole program: it parses args (args[0] is the program name),
+// runs the command and returns the exit code.
+func run(ctx context.Context, args []string, env Env) int {
+	var g globalOptions
+	app := newApp(env, &g)
+	unknown := false
+	app.CommandNotFound = func(c *cli.Context, name string) {
+		unknown = true
+		fmt.Fprintf(env.Stderr, "git-yoimem: error: unknown command %q\nhint: see 'git yoimem help'\n", name)
+	}
+	err := app.RunContext(ctx, args)
+	switch {
+	case unknown:
+		return exitCannotRun
+	case err == nil:
+		return exitOK
+	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+		fmt.Fprintln(env.Stderr, "git-yoimem: interrupted")
+		return exitInterrupt
+	}
+	return report(env.Stderr, err)
+}
+
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	v := info.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += "+" + s.Value[:12]
+			}
+		}
+	}
+	return strings.TrimPrefix(v, "v")
+}
+
+// formatFlag is the --format flag of listing commands.
+func formatFlag(dest *string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json", Destination: dest}
+}
+
+func checkFormat(f string) error {
+	if f != "text" && f != "json" {
+		return usageError("--format %q: want text or json", f)
+	}
+	return nil
+}

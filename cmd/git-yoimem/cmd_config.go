@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+type configOptions struct {
+	format string
+	key    string
+}
+
+func newConfigCommand(env Env, g *globalOptions) *cli.Command {
+	var opts configOptions
+	return &cli.Command{
+		Name:      "config",
+		Usage:     "show effective settings and where each comes from",
+		ArgsUsage: "[KEY]",
+		Description: `Lists every yoimem.* setting with its effective value and origin:
+a -c flag, git config (any scope), the committed .yoi/config, or the
+built-in default. With KEY, prints that key's value alone.
+
+To change a setting for everyone, edit .yoi/config and commit it; for
+yourself, use git config (e.g. git config yoimem.search.maxResults 30).`,
+		Flags: []cli.Flag{formatFlag(&opts.format)},
+		Action: func(c *cli.Context) error {
+			if err := checkFormat(opts.format); err != nil {
+				return err
+			}
+			if c.NArg() > 1 {
+				return usageError("config takes at most one KEY")
+			}
+			opts.key = c.Args().First()
+			return runConfig(c.Context, env, g, opts)
+		},
+	}
+}
+
+type configValueJSON struct {
+	Key     string `json:"key"`
+	Value   string `json:"value"`
+	Type    string `json:"type"`
+	Default string `json:"default"`
+	Origin  string `json:"origin"`
+	Doc     string `json:"doc"`
+}
+
+func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOptions) error {
+	git := gitFor(env, env.Dir)
+	file := ""
+	w, err := locate(ctx, env, g)
+	switch {
+	case err == nil:
+		git, file = w.repo.Git, filepath.Join(w.root, record.Dir, record.ConfigPath)
+	case !errors.Is(err, gitstore.ErrNotRepository) && !isNotRepo(err):
+		return err
+	}
+	cfg, err := loadConfig(ctx, env, g, git, file)
+	if err != nil {
+		return err
+	}
+	values := cfg.All()
+	if opts.key != "" {
+		v, ok := cfg.Get(opts.key)
+		if !ok {
+			return usageError("unknown key %q; 'git yoimem config' lists every key", opts.key)
+		}
+		values = []config.Value{v}
+		if opts.format == "text" {
+			_, err := fmt.Fprintln(env.Stdout, v.Raw)
+			return err
+		}
+	}
+	if opts.format == "json" {
+		out := make([]configValueJSON, 0, len(values))
+		for _, v := range values {
+			out = append(out, configValueJSON{Key: v.Key.Name, Value: v.Raw, Type: v.Key.Type.String(), Default: v.Key.Default, Origin: v.Origin.String(), Doc: v.Key.Doc})
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if opts.key != "" {
+			return enc.Encode(out[0])
+		}
+		return enc.Encode(out)
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, v := range values {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key.Name, quoteEmpty(v.Raw), v.Origin)
+	}
+	tw.Flush()
+	_, err = fmt.Fprint(env.Stdout, b.String())
+	return err
+}
+
+func isNotRepo(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && strings.Contains(ee.err.Error(), "not in a git repository")
+}
+
+func quoteEmpty(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return s
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/internal/atomicfile"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+type initOptions struct{}
+
+const stagingIgnore = "/memory/_staging/\n"
+
+func newInitCommand(env Env, g *globalOptions) *cli.Command {
+	var opts initOptions
+	return &cli.Command{
+		Name:  "init",
+		Usage: "create the .yoi/ layout in this repository",
+		Description: `Creates .yoi/ at the workspace root (the repository's top level unless
+--workspace says otherwise): memory/decisions/, memory/requests/,
+knowledge/, a starter memory/summary.md, a commented .yoi/config listing
+every setting with its default, and .yoi/.gitignore so that git ignores
+memory/_staging/. Existing files are left as they are, so running init
+again is safe. Nothing outside .yoi/ is written.`,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("init takes no arguments")
+			}
+			return runInit(c.Context, env, g, opts)
+		},
+	}
+}
+
+func runInit(ctx context.Context, env Env, g *globalOptions, _ initOptions) error {
+	w, err := locate(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	yoi := w.yoiDir()
+	if fi, err := os.Lstat(yoi); err == nil && !fi.IsDir() {
+		return cannotRun(fmt.Errorf("%s exists and is not a directory", displayPath(env, yoi)))
+	}
+	var created []string
+	for _, d := range []string{record.DecisionsDir, record.RequestsDir, record.KnowledgeDir} {
+		p := filepath.Join(yoi, filepath.FromSlash(d))
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			return cannotRun(fmt.Errorf("create %s: %w", displayPath(env, p), err))
+		}
+		created = append(created, record.Dir+"/"+d+"/")
+	}
+	summary, err := record.Render(&record.Record{Kind: record.KindSummary, UpdatedAt: env.Now()}, []byte("# Summary\n\nWhat every agent session should know about this project.\n"))
+	if err != nil {
+		return cannotRun(err)
+	}
+	files := []struct {
+		rel     string
+		content []byte
+	}{
+		{record.ConfigPath, []byte(config.DefaultFileText())},
+		{record.SummaryPath, summary},
+	}
+	for _, f := range files {
+		ok, err := createIfMissing(filepath.Join(yoi, filepath.FromSlash(f.rel)), f.content)
+		if err != nil {
+			return cannotRun(err)
+		}
+		if ok {
+			created = append(created, record.Dir+"/"+f.rel)
+		}
+	}
+	changed, err := ensureIgnore(filepath.Join(yoi, ".gitignore"))
+	if err != nil {
+		return cannotRun(err)
+	}
+	if changed {
+		created = append(created, record.Dir+"/.gitignore")
+	}
+	if len(created) == 0 {
+		statusf(env.Stderr, "%s is already set up; nothing to do", displayPath(env, yoi))
+		return nil
+	}
+	for _, c := range created {
+		statusf(env.Stderr, "created %s", c)
+	}
+	statusf(env.Stderr, "initialized git-yoimem in %s", displayPath(env, yoi))
+	return nil
+}
+
+// createIfMissing writes a new file atomically; an existing one is kept.
+func createIfMissing(path string, content []byte) (bool, error) {
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	if err := atomicfile.Write(path, content, 0o644); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// ensureIgnore makes .yoi/.gitignore ignore the staging directory, adding
+// one line to an existing file rather than rewriting it.
+func ensureIgnore(path string) (bool, error) {
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	for _, line := range bytes.Split(old, []byte("\n")) {
+		l := string(bytes.TrimSpace(line))
+		if l == "/memory/_staging/" || l == "memory/_staging/" || l == "/memory/_staging" {
+			return false, nil
+		}
+	}
+	content := append([]byte(nil), old...)
+	if len(content) > 0 && content[len(content)-1] != '\n' {
+		content = append(content, '\n')
+	}
+	if len(old) == 0 {
+		content = append(content, "# extract output waiting for consolidation, and its lock: machine-local\n"...)
+	}
+	content = append(content, stagingIgnore...)
+	if err := atomicfile.Write(path, content, 0o644); err != nil {
+		return false, err
+	}
+	return true, nil
+}

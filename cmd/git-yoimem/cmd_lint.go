@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+type lintOptionsFlags struct {
+	format    string
+	listRules bool
+	paths     []string
+}
+
+func newLintCommand(env Env, g *globalOptions) *cli.Command {
+	var opts lintOptionsFlags
+	return &cli.Command{
+		Name:      "lint",
+		Usage:     "check memory records against the linter's rules",
+		ArgsUsage: "[PATH...]",
+		Description: `Lints the records under .yoi/ in the working tree (all of them, or the
+files and directories named, which must be inside .yoi/). References and
+replaced_by links are checked against the whole .yoi/ either way.
+
+Findings print one per line, compiler style:
+   path:line:col: error|warning rule-id: message
+--format json prints {"findings": [...], "files", "errors", "warnings"}
+with paths relative to the workspace root. --list-rules lists the rules.
+
+Exit status is 1 when any finding is an error; warnings alone exit 0.`,
+		Flags: []cli.Flag{
+			formatFlag(&opts.format),
+			&cli.BoolFlag{Name: "list-rules", Usage: "list every rule with its severity and exit", Destination: &opts.listRules},
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkFormat(opts.format); err != nil {
+				return err
+			}
+			opts.paths = c.Args().Slice()
+			return runLint(c.Context, env, g, opts)
+		},
+	}
+}
+
+type lintJSON struct {
+	Findings []lint.Finding `json:"findings"`
+	Files    int            `json:"files"`
+	Errors   int            `json:"errors"`
+	Warnings int            `json:"warnings"`
+}
+
+func runLint(ctx context.Context, env Env, g *globalOptions, opts lintOptionsFlags) error {
+	if opts.listRules {
+		return listRules(env, opts.format)
+	}
+	w, err := openWorkspace(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	lo := lintOptions(w.cfg)
+	snap, err := gitstore.WorktreeSnapshot(w.root, lo.MaxFileBytes)
+	if errors.Is(err, gitstore.ErrNoYoi) {
+		return cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.root)), "run 'git yoimem init' to create it")
+	}
+	if err != nil {
+		return cannotRun(err)
+	}
+	only, err := selectPaths(env, w, snap, opts.paths)
+	if err != nil {
+		return err
+	}
+	rep := lint.Tree(snap, lo, only)
+	if err := printLint(env, w, rep, opts.format); err != nil {
+		return err
+	}
+	if rep.HasErrors() {
+		return silentExit(exitFindings)
+	}
+	return nil
+}
+
+// selectPaths turns PATH arguments into a filter over .yoi/-relative
+// paths; nil selects everything.
+func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (func(string) bool, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	var files, dirs []string
+	for _, a := range args {
+		abs := a
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(env.Dir, a)
+		}
+		rel, err := filepath.Rel(w.yoiDir(), filepath.Clean(abs))
+		if err != nil || !(rel == "." || filepath.IsLocal(rel)) {
+			return nil, usageError("%s is outside %s", a, displayPath(env, w.yoiDir()))
+		}
+		if rel == "." {
+			return nil, nil
+		}
+		rel = filepath.ToSlash(rel)
+		e, ok := snap.Lookup(rel)
+		switch {
+		case !ok:
+			return nil, cannotRun(fmt.Errorf("%s: no such file under .yoi/", a))
+		case e.Mode == record.ModeDir:
+			dirs = append(dirs, rel+"/")
+		default:
+			files = append(files, rel)
+		}
+	}
+	return func(p string) bool {
+		for _, f := range files {
+			if p == f {
+				return true
+			}
+		}
+		for _, d := range dirs {
+			if strings.HasPrefix(p, d) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+func printLint(env Env, w *workspace, rep lint.Report, format string) error {
+	rootRel, _ := filepath.Rel(w.repo.TopLevel, w.yoiDir())
+	if format == "json" {
+		out := lintJSON{Findings: make([]lint.Finding, 0, len(rep.Findings)), Files: rep.Files, Errors: rep.Count(lint.Error), Warnings: rep.Count(lint.Warning)}
+		for _, f := range rep.Findings {
+			f.Path = filepath.ToSlash(filepath.Join(rootRel, f.Path))
+			out.Findings = append(out.Findings, f)
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	var b strings.Builder
+	for _, f := range rep.Findings {
+		p := displayPath(env, filepath.Join(w.yoiDir(), filepath.FromSlash(f.Path)))
+		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", p, f.Line, f.Col, f.Severity, f.Rule, f.Message)
+	}
+	if _, err := fmt.Fprint(env.Stdout, b.String()); err != nil {
+		return err
+	}
+	if len(rep.Findings) > 0 {
+		statusf(env.Stderr, "%d error(s), %d warning(s) in %d file(s)", rep.Count(lint.Error), rep.Count(lint.Warning), rep.Files)
+	}
+	return nil
+}
+
+func listRules(env Env, format string) error {
+	rules := lint.Rules()
+	if format == "json" {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rules)
+	}
+	var b strings.Builder
+	for _, r := range rules {
+		fmt.Fprintf(&b, "%-20s %-7s %s\n", r.ID, r.Severity, r.Summary)
+	}
+	_, err := fmt.Fprint(env.Stdout, b.String())
+	return err
+}

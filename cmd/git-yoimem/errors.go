@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes, documented in the README and in `git yoimem --help`.
+const (
+	exitOK        = 0
+	exitFindings  = 1 // lint found errors; an operation was refused
+	exitCannotRun = 2 // usage error, not a repository, bad configuration, I/O failure
+	exitLocked    = 3 // another process holds a lock
+	exitInterrupt = 130
+)
+
+// exitError carries an exit code and hints the user can act on.
+type exitError struct {
+	code  int
+	err   error
+	hints []string
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// cannotRun marks an error as "could not run" (exit 2), with hints.
+func cannotRun(err error, hints ...string) error {
+	return &exitError{code: exitCannotRun, err: err, hints: hints}
+}
+
+// usageError is a bad flag or argument.
+func usageError(format string, args ...any) error {
+	return &exitError{code: exitCannotRun, err: fmt.Errorf(format, args...), hints: []string{"see 'git yoimem help'"}}
+}
+
+// silentExit ends with a code after the command has said all it has to say.
+type silentExit int
+
+func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
+
+// report prints err as "git-yoimem: error: …" with hints and returns the
+// exit code.
+func report(w io.Writer, err error) int {
+	var silent silentExit
+	if errors.As(err, &silent) {
+		return int(silent)
+	}
+	code := exitCannotRun
+	var hints []string
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code, hints = ee.code, ee.hints
+	}
+	msg := strings.TrimSpace(err.Error())
+	fmt.Fprintf(w, "git-yoimem: error: %s\n", msg)
+	for _, h := range hints {
+		fmt.Fprintf(w, "hint: %s\n", h)
+	}
+	return code
+}
+
+func warnf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "git-yoimem: warning: "+format+"\n", args...)
+}
+
+func statusf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, format+"\n", args...)
+}

@@ -1,0 +1,45 @@
+// Command git-yoimem is `git yoimem`: a durable, reviewable memory for AI
+// coding agents, kept as Markdown records under .yoi/ in a git repository.
+//
+// main is a thin adapter: the program is run(ctx, args, env) and the real
+// dependencies are wired here only.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args, realEnv())
+	stop()
+	os.Exit(code)
+}
+
+func realEnv() Env {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return Env{
+		Stdin:   os.Stdin,
+		Stdout:  os.Stdout,
+		Stderr:  os.Stderr,
+		Getenv:  os.Getenv,
+		Environ: os.Environ,
+		Dir:     dir,
+		Now:     clock(os.Getenv("YOIMEM_NOW")),
+	}
+}
+
+// clock returns time.Now, or a fixed time when YOIMEM_NOW holds an RFC 3339
+// time: reproducible demos and tests, as GIT_COMMITTER_DATE is for git.
+func clock(fixed string) func() time.Time {
+	if t, err := time.Parse(time.RFC3339, fixed); err == nil {
+		return func() time.Time { return t }
+	}
+	return time.Now
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// workspace is a located repository, its workspace root and configuration.
+type workspace struct {
+	repo gitstore.Repo
+	root string // holds .yoi/
+	cfg  *config.Config
+}
+
+func (w *workspace) yoiDir() string { return filepath.Join(w.root, record.Dir) }
+
+func gitFor(env Env, dir string) gitstore.Git {
+	var environ []string
+	if env.Environ != nil {
+		environ = env.Environ()
+	}
+	return gitstore.Git{Dir: dir, Env: environ}
+}
+
+// locate finds the repository around env.Dir; it does not read config.
+func locate(ctx context.Context, env Env, g *globalOptions) (*workspace, error) {
+	repo, err := gitstore.Locate(ctx, gitFor(env, env.Dir))
+	switch {
+	case errors.Is(err, gitstore.ErrNotRepository):
+		return nil, cannotRun(fmt.Errorf("%s is not in a git repository", env.Dir), "run 'git init' first, or cd into a repository")
+	case errors.Is(err, gitstore.ErrNoWorkTree):
+		return nil, cannotRun(fmt.Errorf("%s has no working tree (bare repository or inside .git)", env.Dir), "run git yoimem inside a working tree")
+	case err != nil:
+		return nil, cannotRun(err)
+	}
+	w := &workspace{repo: repo, root: repo.TopLevel}
+	if g.workspace != "" {
+		root := g.workspace
+		if !filepath.IsAbs(root) {
+			root = filepath.Join(env.Dir, root)
+		}
+		w.root = filepath.Clean(root)
+	}
+	return w, nil
+}
+
+// openWorkspace locates the repository and loads the configuration.
+func openWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace, error) {
+	w, err := locate(ctx, env, g)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := loadConfig(ctx, env, g, w.repo.Git, filepath.Join(w.root, record.Dir, record.ConfigPath))
+	if err != nil {
+		return nil, err
+	}
+	w.cfg = cfg
+	return w, nil
+}
+
+// loadConfig resolves flag > git config > .yoi/config > default. file may
+// be empty when there is no workspace.
+func loadConfig(ctx context.Context, env Env, g *globalOptions, git gitstore.Git, file string) (*config.Config, error) {
+	var fileEntries []config.Entry
+	if file != "" {
+		f, err := os.Open(file)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, cannotRun(fmt.Errorf("read %s: %w", file, err))
+		default:
+			fileEntries, err = config.ParseFile(f, displayPath(env, file))
+			f.Close()
+			if err != nil {
+				return nil, cannotRun(err)
+			}
+		}
+	}
+	gitEntries, err := config.FromGit(ctx, git.Run)
+	if err != nil {
+		return nil, cannotRun(err)
+	}
+	var flags []config.Entry
+	for _, s := range g.configFlags {
+		e, err := config.ParseFlag(s)
+		if err != nil {
+			return nil, usageError("-c %s: %v", s, err)
+		}
+		flags = append(flags, e)
+	}
+	cfg, warnings, err := config.Resolve(fileEntries, gitEntries, flags)
+	for _, w := range warnings {
+		warnf(env.Stderr, "%s", w)
+	}
+	if err != nil {
+		return nil, cannotRun(err, "fix the value, or remove it to use the default; 'git yoimem config' lists every key")
+	}
+	return cfg, nil
+}
+
+// displayPath shows an absolute path relative to the working directory
+// when it is below it.
+func displayPath(env Env, p string) string {
+	if rel, err := filepath.Rel(env.Dir, p); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return p
+}
+
+// lintOptions maps configuration onto the linter's options.
+func lintOptions(cfg *config.Config) lint.Options {
+	o := lint.DefaultOptions()
+	o.MaxFileBytes = cfg.Int(config.KeyLintMaxFileBytes)
+	o.Caps = map[record.Kind]int{
+		record.KindSummary:   int(cfg.Int(config.KeyLintSummaryChars)),
+		record.KindDecision:  int(cfg.Int(config.KeyLintDecisionChars)),
+		record.KindRequest:   int(cfg.Int(config.KeyLintRequestChars)),
+		record.KindKnowledge: int(cfg.Int(config.KeyLintKnowledgeChars)),
+	}
+	o.DescriptionChars = int(cfg.Int(config.KeyLintDescriptionChars))
+	o.SourcesWarn = int(cfg.Int(config.KeyLintSourcesWarn))
+	o.LowImportanceChars = int(cfg.Int(config.KeyLintLowImportanceChars))
+	o.LossRatio = cfg.Float(config.KeyLintLossRatio)
+	o.SimilarSlugs = cfg.Bool(config.KeyLintSimilarSlugs)
+	o.ProtectFrequency = cfg.Float(config.KeyMetricsProtectFrequency)
+	return o
+}

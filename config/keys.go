@@ -1,0 +1,155 @@
+package config
+
+import "strings"
+
+// FilePath is the path of the committed configuration file, relative to the
+// root of the work tree.
+const FilePath = ".yoi/config"
+
+// Type is the type of a key's value.
+type Type int
+
+// The types of values.
+const (
+	String Type = iota // any text
+	Int                // whole number >= 0, optional k/m/g suffix (base 1024)
+	Size               // byte count, parsed like Int
+	Float              // number >= 0
+	Bool               // true/false, yes/no, on/off, 1/0
+)
+
+// String returns the name of the type: "string", "int", "size", "float" or
+// "bool".
+func (t Type) String() string {
+	switch t {
+	case String:
+		return "string"
+	case Int:
+		return "int"
+	case Size:
+		return "size"
+	case Float:
+		return "float"
+	case Bool:
+		return "bool"
+	}
+	return "unknown"
+}
+
+// Key describes one known setting.
+type Key struct {
+	Name    string // canonical name, e.g. "yoimem.search.maxResults"
+	Type    Type   // type of the value
+	Default string // built-in default in the syntax of the files
+	Doc     string // one-line description
+}
+
+// Names of the known keys, for use with [Config.Get] and the typed getters.
+const (
+	KeyBranch                    = "yoimem.branch"
+	KeyBaseBranch                = "yoimem.baseBranch"
+	KeyExtractModel              = "yoimem.extract.model"
+	KeyExtractTokenThreshold     = "yoimem.extract.tokenThreshold"
+	KeyConsolidateModel          = "yoimem.consolidate.model"
+	KeyConsolidateStagingFiles   = "yoimem.consolidate.stagingFiles"
+	KeyConsolidateStagingBytes   = "yoimem.consolidate.stagingBytes"
+	KeyConsolidateMaxTurns       = "yoimem.consolidate.maxTurns"
+	KeySearchMaxResults          = "yoimem.search.maxResults"
+	KeySearchExcerptLines        = "yoimem.search.excerptLines"
+	KeyContextBudgetChars        = "yoimem.context.budgetChars"
+	KeyLintMaxFileBytes          = "yoimem.lint.maxFileBytes"
+	KeyLintSummaryChars          = "yoimem.lint.summaryChars"
+	KeyLintDecisionChars         = "yoimem.lint.decisionChars"
+	KeyLintRequestChars          = "yoimem.lint.requestChars"
+	KeyLintKnowledgeChars        = "yoimem.lint.knowledgeChars"
+	KeyLintDescriptionChars      = "yoimem.lint.descriptionChars"
+	KeyLintSourcesWarn           = "yoimem.lint.sourcesWarn"
+	KeyLintLowImportanceChars    = "yoimem.lint.lowImportanceChars"
+	KeyLintLossRatio             = "yoimem.lint.lossRatio"
+	KeyLintSimilarSlugs          = "yoimem.lint.similarSlugs"
+	KeyMetricsProtectFrequency   = "yoimem.metrics.protectFrequency"
+	KeyMetricsWindow             = "yoimem.metrics.window"
+	KeyMetricsCandidateFrequency = "yoimem.metrics.candidateFrequency"
+	KeyMetricsCandidateSessions  = "yoimem.metrics.candidateSessions"
+)
+
+// Keys returns the registry of known keys in a fixed order, grouped by
+// section. The slice is new on every call and may be modified by the caller.
+func Keys() []Key {
+	return []Key{
+		{KeyBranch, String, "yoimem/memory", "memory branch that consolidation commits to"},
+		{KeyBaseBranch, String, "", "branch the memory branch is built on; empty means the repository's default branch"},
+		{KeyExtractModel, String, "", "model string for extract, e.g. anthropic:claude-haiku-4-5"},
+		{KeyExtractTokenThreshold, Int, "30000", "cumulative input tokens since the pointer that trigger extract"},
+		{KeyConsolidateModel, String, "", "model string for consolidation; empty means the rules engine"},
+		{KeyConsolidateStagingFiles, Int, "8", "staging file count that triggers consolidation"},
+		{KeyConsolidateStagingBytes, Size, "262144", "staging bytes that trigger consolidation"},
+		{KeyConsolidateMaxTurns, Int, "40", "turn limit of the consolidation agent"},
+		{KeySearchMaxResults, Int, "20", "hit limit of knowledge_search / memory_search"},
+		{KeySearchExcerptLines, Int, "2", "lines of context around each match in an excerpt"},
+		{KeyContextBudgetChars, Int, "24000", "budget of the always-on context"},
+		{KeyLintMaxFileBytes, Size, "1048576", "files larger than this are not parsed (error)"},
+		{KeyLintSummaryChars, Int, "20000", "character hard cap of memory/summary.md"},
+		{KeyLintDecisionChars, Int, "12000", "character hard cap of a decision"},
+		{KeyLintRequestChars, Int, "12000", "character hard cap of a request"},
+		{KeyLintKnowledgeChars, Int, "16000", "character hard cap of a knowledge record"},
+		{KeyLintDescriptionChars, Int, "1024", "description cap when model_invokation is true"},
+		{KeyLintSourcesWarn, Int, "20", "warn when sources has more entries than this"},
+		{KeyLintLowImportanceChars, Int, "4000", "warn when a low-importance record is larger than this"},
+		{KeyLintLossRatio, Float, "0.5", "warn when a rewrite removes more than this share of the previous text"},
+		{KeyLintSimilarSlugs, Bool, "true", "warn about clusters of similar slugs"},
+		{KeyMetricsProtectFrequency, Float, "1.0", "invokes per million input tokens at or above which a record is protected"},
+		{KeyMetricsWindow, Int, "10", "invokes in the frequency window"},
+		{KeyMetricsCandidateFrequency, Float, "2.0", "invokes per million tokens for the knowledge-candidate report"},
+		{KeyMetricsCandidateSessions, Int, "2", "distinct sessions required for the candidate report"},
+	}
+}
+
+// Lookup finds the known key that name refers to, following git's rules:
+// the section and the last part are compared case-insensitively, the
+// subsection between them exactly.
+func Lookup(name string) (Key, bool) {
+	if i := index(name); i >= 0 {
+		return Keys()[i], true
+	}
+	return Key{}, false
+}
+
+// index returns the position of name's key in Keys, or -1.
+func index(name string) int {
+	sec, sub, key, ok := splitName(name)
+	if !ok {
+		return -1
+	}
+	for i, k := range Keys() {
+		ksec, ksub, kkey, _ := splitName(k.Name)
+		if strings.EqualFold(sec, ksec) && sub == ksub && strings.EqualFold(key, kkey) {
+			return i
+		}
+	}
+	return -1
+}
+
+// splitName splits "section.sub.section.key" at its first and last dot.
+// The subsection may itself contain dots, as in git.
+func splitName(name string) (section, subsection, key string, ok bool) {
+	first := strings.IndexByte(name, '.')
+	last := strings.LastIndexByte(name, '.')
+	if first <= 0 || last == len(name)-1 {
+		return "", "", "", false
+	}
+	section, key = name[:first], name[last+1:]
+	if last > first {
+		subsection = name[first+1 : last]
+		if subsection == "" {
+			return "", "", "", false
+		}
+	}
+	return section, subsection, key, true
+}
+
+// isYoimem reports whether name is in git yoimem's section.
+func isYoimem(name string) bool {
+	sec, _, _, ok := splitName(name)
+	return ok && strings.EqualFold(sec, "yoimem")
+}

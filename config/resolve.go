@@ -1,0 +1,374 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Value is the effective value of one key.
+type Value struct {
+	Key    Key
+	Raw    string // the value as set; "true" for a Bool key set without "="
+	Origin Origin
+	Line   int // line in the file for Origin.Kind File; 0 otherwise
+
+	num int64   // Int, Size
+	flt float64 // Float
+	bl  bool    // Bool
+}
+
+// Config holds the effective value of every known key. The typed getters
+// never panic: a name that is not a known key, or a getter that does not
+// match the key's type, yields the zero value. A nil or zero *Config holds
+// the defaults.
+type Config struct {
+	values []Value // in the order of Keys
+}
+
+// Warning is a problem that does not stop resolution, such as an unknown
+// (misspelt?) yoimem.* key.
+type Warning struct {
+	Entry   Entry
+	Message string
+}
+
+// String returns the warning with its origin:
+// ".yoi/config:3: unknown key yoimem.search.maxResult; did you mean yoimem.search.maxResults?"
+func (w Warning) String() string {
+	return w.Entry.where() + ": " + w.Message
+}
+
+// ValueError reports a value that does not fit its key's type.
+type ValueError struct {
+	Entry    Entry  // the offending setting
+	Key      Key    // the key it sets
+	Expected string // what the type takes, e.g. "a whole number"
+}
+
+// Error names the origin, the key, the value and what was expected:
+// `.yoi/config:3: yoimem.search.maxResults = "lots": expected a whole number`.
+func (e *ValueError) Error() string {
+	if e.Entry.NoValue {
+		return fmt.Sprintf("%s: %s has no value: expected %s", e.Entry.where(), e.Key.Name, e.Expected)
+	}
+	return fmt.Sprintf("%s: %s = %q: expected %s", e.Entry.where(), e.Key.Name, e.Entry.Value, e.Expected)
+}
+
+// Resolve computes the effective configuration from the entries of each
+// layer: file (.yoi/config, see [ParseFile]), git (see [FromGit]) and
+// flags (see [ParseFlag]). A later layer wins over an earlier one, and the
+// last entry for a key within a layer wins, as in git. Keys without an
+// entry keep their defaults.
+//
+// Every entry of a known key is checked against the key's type, even one a
+// later entry overrides, so that a bad committed value is reported to
+// everyone. The error lists every bad value (see [ValueError]), one per
+// line, and the *Config is then nil. Entries of unknown keys become
+// warnings that suggest the closest known key.
+func Resolve(file, git, flags []Entry) (*Config, []Warning, error) {
+	keys := Keys()
+	c := &Config{values: defaultValues(keys)}
+	var warnings []Warning
+	var errs []error
+	for _, layer := range [][]Entry{file, git, flags} {
+		for _, e := range layer {
+			i := index(e.Name)
+			if i < 0 {
+				warnings = append(warnings, Warning{Entry: e, Message: unknownKeyMessage(e.Name)})
+				continue
+			}
+			v, err := parseValue(keys[i], e)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			c.values[i] = v
+		}
+	}
+	if len(errs) > 0 {
+		return nil, warnings, errors.Join(errs...)
+	}
+	return c, warnings, nil
+}
+
+// Defaults returns the configuration with every key at its default.
+func Defaults() *Config {
+	return &Config{values: defaultValues(Keys())}
+}
+
+func defaultValues(keys []Key) []Value {
+	values := make([]Value, len(keys))
+	for i, k := range keys {
+		// The defaults are valid; the tests check it.
+		v, _ := parseValue(k, Entry{Name: k.Name, Value: k.Default, Origin: Origin{Kind: Default}})
+		values[i] = v
+	}
+	return values
+}
+
+// parseValue checks e's value against k's type.
+func parseValue(k Key, e Entry) (Value, error) {
+	v := Value{Key: k, Raw: e.Value, Origin: e.Origin, Line: e.Line}
+	fail := func(expected string) (Value, error) {
+		return Value{}, &ValueError{Entry: e, Key: k, Expected: expected}
+	}
+	if e.NoValue {
+		if k.Type != Bool {
+			return fail(typeNoun(k.Type))
+		}
+		v.Raw, v.bl = "true", true
+		return v, nil
+	}
+	switch k.Type {
+	case Int, Size:
+		n, problem := parseInt(e.Value)
+		what := "a whole number"
+		if k.Type == Size {
+			what = "a size in bytes"
+		}
+		switch problem {
+		case badSyntax:
+			return fail(typeNoun(k.Type))
+		case negative:
+			return fail(what + " >= 0")
+		case tooLarge:
+			return fail(fmt.Sprintf("%s no larger than %d", what, int64(math.MaxInt64)))
+		}
+		v.num = n
+	case Float:
+		f, problem := parseFloat(e.Value)
+		if problem != "" {
+			return fail(problem)
+		}
+		v.flt = f
+	case Bool:
+		b, ok := parseBool(e.Value)
+		if !ok {
+			return fail(typeNoun(Bool))
+		}
+		v.bl = b
+	}
+	return v, nil
+}
+
+// typeNoun says what a type takes, after "expected".
+func typeNoun(t Type) string {
+	switch t {
+	case Int:
+		return "a whole number"
+	case Size:
+		return "a size in bytes, such as 262144, 256k or 1m"
+	case Float:
+		return "a number"
+	case Bool:
+		return "true or false (or yes/no, on/off, 1/0)"
+	}
+	return "a string"
+}
+
+// Why parseInt rejects a value.
+const (
+	intOK = iota
+	badSyntax
+	negative
+	tooLarge
+)
+
+// parseInt parses a decimal whole number >= 0 with an optional k, m or g
+// suffix (base 1024), and says why when it cannot.
+func parseInt(s string) (int64, int) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			mult = 1 << 10
+		case 'm', 'M':
+			mult = 1 << 20
+		case 'g', 'G':
+			mult = 1 << 30
+		}
+		if mult > 1 {
+			s = s[:n-1]
+		}
+	}
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, badSyntax
+	}
+	if len(digits) != len(s) {
+		return 0, negative
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n > math.MaxInt64/mult {
+		return 0, tooLarge
+	}
+	return n * mult, intOK
+}
+
+// parseFloat parses a finite number >= 0. On failure it returns what was
+// expected instead.
+func parseFloat(s string) (float64, string) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) || err == nil && (math.IsInf(f, 0) || math.IsNaN(f)):
+		return 0, "a finite number"
+	case err != nil:
+		return 0, "a number"
+	case f < 0:
+		return 0, "a number >= 0"
+	}
+	return f, ""
+}
+
+// parseBool parses git's boolean words; the empty value is false, as in
+// git.
+func parseBool(s string) (b, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "yes", "on", "1":
+		return true, true
+	case "false", "no", "off", "0", "":
+		return false, true
+	}
+	return false, false
+}
+
+// unknownKeyMessage describes an unknown key and suggests known ones.
+func unknownKeyMessage(name string) string {
+	if !isYoimem(name) {
+		return fmt.Sprintf("unknown key %s: git yoimem settings start with \"yoimem.\"", name)
+	}
+	msg := "unknown key " + name
+	for _, k := range Keys() {
+		if strings.EqualFold(k.Name, name) {
+			return msg + "; did you mean " + k.Name + "? (subsection names are case-sensitive)"
+		}
+	}
+	if s := suggest(name); len(s) > 0 {
+		msg += "; did you mean " + orList(s) + "?"
+	}
+	return msg
+}
+
+// suggest returns the known keys closest to an unknown name: those with
+// the same last part in another section, or else those at the smallest
+// edit distance, if it is small enough.
+func suggest(name string) []string {
+	keys := Keys()
+	var out []string
+	if _, _, key, ok := splitName(name); ok {
+		for _, k := range keys {
+			if _, _, kk, _ := splitName(k.Name); strings.EqualFold(kk, key) {
+				out = append(out, k.Name)
+			}
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	lname := strings.ToLower(name)
+	best := math.MaxInt
+	for _, k := range keys {
+		switch d := editDistance(lname, strings.ToLower(k.Name)); {
+		case d < best:
+			best, out = d, []string{k.Name}
+		case d == best:
+			out = append(out, k.Name)
+		}
+	}
+	if best > max(2, len(lname)/5) {
+		return nil
+	}
+	return out
+}
+
+// orList joins names as "a", "a or b", "a, b or c".
+func orList(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// valueList returns the values in registry order; a nil or zero Config has
+// the defaults.
+func (c *Config) valueList() []Value {
+	if c == nil || len(c.values) == 0 {
+		return defaultValues(Keys())
+	}
+	return c.values
+}
+
+// Get returns the effective value of the key name refers to (see
+// [Lookup]), and false when no known key has that name.
+func (c *Config) Get(name string) (Value, bool) {
+	i := index(name)
+	if i < 0 {
+		return Value{}, false
+	}
+	return c.valueList()[i], true
+}
+
+// String returns the value of name as set, for a key of any type; "" for
+// an unknown name.
+func (c *Config) String(name string) string {
+	v, _ := c.Get(name)
+	return v.Raw
+}
+
+// Int returns the value of an Int or Size key; 0 for any other name.
+func (c *Config) Int(name string) int64 {
+	v, ok := c.Get(name)
+	if !ok || v.Key.Type != Int && v.Key.Type != Size {
+		return 0
+	}
+	return v.num
+}
+
+// Float returns the value of a Float key; 0 for any other name.
+func (c *Config) Float(name string) float64 {
+	v, ok := c.Get(name)
+	if !ok || v.Key.Type != Float {
+		return 0
+	}
+	return v.flt
+}
+
+// Bool returns the value of a Bool key; false for any other name.
+func (c *Config) Bool(name string) bool {
+	v, ok := c.Get(name)
+	if !ok || v.Key.Type != Bool {
+		return false
+	}
+	return v.bl
+}
+
+// All returns the effective value of every key, in the order of [Keys],
+// for display by git yoimem config. The slice is the caller's.
+func (c *Config) All() []Value {
+	return append([]Value(nil), c.valueList()...)
+}

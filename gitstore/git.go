@@ -1,0 +1,105 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Git runs git commands in a directory with a given environment.
+type Git struct {
+	Dir string
+	// Env is the full environment of the child; nil inherits the process's.
+	Env []string
+	// Path is the git executable; empty means "git" from PATH.
+	Path string
+}
+
+// Error is a failed git command with what it printed on stderr.
+type Error struct {
+	Args     []string
+	ExitCode int
+	Stderr   string
+	Err      error
+}
+
+func (e *Error) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Run runs git with args and returns its stdout.
+func (g Git) Run(ctx context.Context, args ...string) ([]byte, error) {
+	return g.RunInput(ctx, nil, args...)
+}
+
+// RunInput runs git with stdin.
+func (g Git) RunInput(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	path := g.Path
+	if path == "" {
+		path = "git"
+	}
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir = g.Dir
+	cmd.Env = g.Env
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		code := -1
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		}
+		return stdout.Bytes(), &Error{Args: args, ExitCode: code, Stderr: stderr.String(), Err: err}
+	}
+	return stdout.Bytes(), nil
+}
+
+// ErrNotRepository means the directory is not inside a git working tree.
+var ErrNotRepository = errors.New("not a git repository")
+
+// ErrNoWorkTree means the repository is bare or the directory is inside .git.
+var ErrNoWorkTree = errors.New("no working tree")
+
+// Repo is where a repository's parts are, as absolute paths.
+type Repo struct {
+	TopLevel  string // working tree root
+	GitDir    string // this worktree's git dir
+	CommonDir string // shared git dir (differs from GitDir in linked worktrees)
+	Git       Git    // runs git at TopLevel
+}
+
+// Locate finds the repository that contains g.Dir with one git call.
+func Locate(ctx context.Context, g Git) (Repo, error) {
+	out, err := g.Run(ctx, "rev-parse", "--path-format=absolute", "--is-inside-work-tree", "--git-dir", "--git-common-dir", "--show-toplevel")
+	if err != nil {
+		var ge *Error
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
+			return Repo{}, fmt.Errorf("%s: %w", g.Dir, ErrNotRepository)
+		}
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "must be run in a work tree") {
+			return Repo{}, fmt.Errorf("%s: %w", g.Dir, ErrNoWorkTree)
+		}
+		return Repo{}, fmt.Errorf("locate repository at %s: %w", g.Dir, err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) < 4 || lines[0] != "true" {
+		return Repo{}, fmt.Errorf("%s: %w", g.Dir, ErrNoWorkTree)
+	}
+	r := Repo{GitDir: filepath.Clean(lines[1]), CommonDir: filepath.Clean(lines[2]), TopLevel: filepath.Clean(lines[3])}
+	r.Git = g
+	r.Git.Dir = r.TopLevel
+	return r, nil
+}

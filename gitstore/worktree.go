@@ -1,0 +1,99 @@
+package gitstore
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// ErrNoYoi means the workspace has no .yoi/ directory.
+var ErrNoYoi = errors.New("no .yoi/ directory")
+
+// WorktreeSnapshot lists .yoi/ under root (the workspace root) without
+// following symlinks, and reads files with O_NOFOLLOW so that nothing
+// outside .yoi/ is ever read. maxRead caps how much of one file is read
+// (0: no cap); a larger file reads as its first maxRead+1 bytes, which the
+// linter reports by size.
+func WorktreeSnapshot(root string, maxRead int64) (record.Snapshot, error) {
+	dir := filepath.Join(root, record.Dir)
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return record.Snapshot{}, fmt.Errorf("%s: %w", dir, ErrNoYoi)
+	case err != nil:
+		return record.Snapshot{}, fmt.Errorf("read %s: %w", dir, err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return record.Snapshot{}, fmt.Errorf("%s is a symlink; .yoi/ must be a directory in the repository", dir)
+	case !fi.IsDir():
+		return record.Snapshot{}, fmt.Errorf("%s is not a directory", dir)
+	}
+	var snap record.Snapshot
+	if err := walk(dir, "", &snap.Entries); err != nil {
+		return record.Snapshot{}, err
+	}
+	snap.Sort()
+	snap.Read = func(rel string) ([]byte, error) {
+		if _, err := record.CleanRel(rel); err != nil {
+			return nil, err
+		}
+		return readNoFollow(filepath.Join(dir, filepath.FromSlash(rel)), maxRead)
+	}
+	return snap, nil
+}
+
+func walk(base, rel string, out *[]record.Entry) error {
+	entries, err := os.ReadDir(filepath.Join(base, filepath.FromSlash(rel)))
+	if err != nil {
+		return fmt.Errorf("list %s: %w", filepath.Join(base, rel), err)
+	}
+	for _, de := range entries {
+		p := de.Name()
+		if rel != "" {
+			p = rel + "/" + p
+		}
+		e := record.Entry{Path: p}
+		t := de.Type()
+		switch {
+		case t&fs.ModeSymlink != 0:
+			e.Mode = record.ModeSymlink
+			e.Target, _ = os.Readlink(filepath.Join(base, filepath.FromSlash(p)))
+		case t.IsDir():
+			e.Mode = record.ModeDir
+			*out = append(*out, e)
+			if err := walk(base, p, out); err != nil {
+				return err
+			}
+			continue
+		case t.IsRegular():
+			info, err := de.Info()
+			if err != nil {
+				return fmt.Errorf("stat %s: %w", filepath.Join(base, p), err)
+			}
+			e.Mode, e.Size = record.ModeRegular, info.Size()
+			e.ReadOnly = info.Mode().Perm()&0o222 == 0
+		default:
+			e.Mode = record.ModeOther
+		}
+		*out = append(*out, e)
+	}
+	return nil
+}
+
+func readNoFollow(path string, maxRead int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if maxRead > 0 {
+		r = io.LimitReader(f, maxRead+1)
+	}
+	return io.ReadAll(r)
+}

@@ -1,0 +1,7 @@
+//go:build race
+
+package secrets
+
+// raceEnabled reports whether the race detector is on; timing tests are
+// skipped then.
+const raceEnabled = true

@@ -1,0 +1,204 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// replacedByFindings checks replaced_by of the target decisions: the
+// target exists, is not the record itself, and the chain does not loop.
+func replacedByFindings(targets []record.Entry, idx *index, known map[string]*facts, opts Options) []Finding {
+	var out []Finding
+	lookup := func(slug string) *facts {
+		p, ok := idx.decisions[slug]
+		if !ok {
+			return nil
+		}
+		if f, ok := known[p]; ok {
+			return f
+		}
+		f := decisionFacts(idx.snap, p, opts)
+		known[p] = f
+		return f
+	}
+	for _, e := range targets {
+		f := known[e.Path]
+		if f == nil || f.replacedBy == "" {
+			continue
+		}
+		add := func(rule, format string, args ...any) {
+			out = append(out, Finding{Path: f.path, Line: f.rbLine, Col: f.rbCol, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...)})
+		}
+		switch {
+		case f.replacedBy == f.slug:
+			add(RuleReplacedByTarget, "replaced_by names the record itself")
+		case !idx.slugs[f.replacedBy]:
+			add(RuleReplacedByTarget, "replaced_by: %s names no record (no memory/decisions/%s.md)", f.replacedBy, f.replacedBy)
+		default:
+			if chain := cycleFrom(f, lookup); chain != nil {
+				add(RuleReplacedByCycle, "replaced_by chain loops: %s", strings.Join(chain, " -> "))
+			}
+		}
+	}
+	return out
+}
+
+// cycleFrom follows replaced_by links from f and returns the chain when it
+// comes back to f; a loop that does not include f is reported on its own
+// members, not here.
+func cycleFrom(f *facts, lookup func(string) *facts) []string {
+	chain := []string{f.slug}
+	seen := map[string]bool{f.slug: true}
+	cur := f
+	for cur != nil && cur.replacedBy != "" {
+		next := cur.replacedBy
+		chain = append(chain, next)
+		if next == f.slug {
+			return chain
+		}
+		if seen[next] {
+			return nil
+		}
+		seen[next] = true
+		cur = lookup(next)
+	}
+	return nil
+}
+
+// decisionFacts reads one decision's replaced_by outside the target set.
+func decisionFacts(snap record.Snapshot, p string, opts Options) *facts {
+	if e, ok := snap.Lookup(p); !ok || e.Mode != record.ModeRegular || (opts.MaxFileBytes > 0 && e.Size > opts.MaxFileBytes) {
+		return &facts{path: p}
+	}
+	b, err := snap.Read(p)
+	if err != nil {
+		return &facts{path: p}
+	}
+	rec, _, err := record.Decode(p, b)
+	if err != nil {
+		return &facts{path: p}
+	}
+	return &facts{path: p, slug: rec.Slug, replacedBy: rec.ReplacedBy}
+}
+
+// similarSlugFindings reports clusters of look-alike slugs of one kind:
+// the same words in another order or number (retry-policy,
+// policies-retry), or one edit apart (retry-policy, retry-polcy).
+func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
+	want := map[string]bool{}
+	for _, e := range targets {
+		want[e.Path] = true
+	}
+	var out []Finding
+	for kind, slugs := range idx.bySlug {
+		for _, group := range similarGroups(slugs) {
+			for _, s := range group {
+				p := idx.paths[kind][s]
+				if !want[p] {
+					continue
+				}
+				others := make([]string, 0, len(group)-1)
+				for _, o := range group {
+					if o != s {
+						others = append(others, o)
+					}
+				}
+				out = append(out, Finding{Path: p, Line: 1, Col: 1, Severity: Warning, Rule: RuleSimilarSlugs,
+					Message: fmt.Sprintf("slug looks like %s: merge candidates", strings.Join(others, ", "))})
+			}
+		}
+	}
+	return out
+}
+
+// similarGroups partitions slugs into groups of two or more similar ones.
+func similarGroups(slugs []string) [][]string {
+	parent := make(map[string]string, len(slugs))
+	var find func(string) string
+	find = func(s string) string {
+		for parent[s] != s {
+			parent[s] = parent[parent[s]]
+			s = parent[s]
+		}
+		return s
+	}
+	union := func(a, b string) {
+		if ra, rb := find(a), find(b); ra != rb {
+			parent[ra] = rb
+		}
+	}
+	for _, s := range slugs {
+		parent[s] = s
+	}
+	byKey := make(map[string]string, len(slugs))
+	byDeletion := make(map[string]string, len(slugs)*8)
+	for _, s := range slugs {
+		k := wordKey(s)
+		if o, ok := byKey[k]; ok {
+			union(s, o)
+		} else {
+			byKey[k] = s
+		}
+		if len(s) < 10 {
+			continue // short slugs one edit apart are usually different things (api-v1, api-v2)
+		}
+		// Symmetric deletion: two slugs one edit apart share the slug or one
+		// of its single-letter deletions.
+		variants := []string{s}
+		for i := 0; i < len(s); i++ {
+			if s[i] != '-' && !isDigit(s[i]) {
+				variants = append(variants, s[:i]+s[i+1:])
+			}
+		}
+		for _, d := range variants {
+			if o, ok := byDeletion[d]; ok {
+				union(s, o)
+			} else {
+				byDeletion[d] = s
+			}
+		}
+	}
+	groups := map[string][]string{}
+	for _, s := range slugs {
+		r := find(s)
+		groups[r] = append(groups[r], s)
+	}
+	var out [][]string
+	for _, g := range groups {
+		if len(g) > 1 {
+			sort.Strings(g)
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// wordKey normalizes a slug to its sorted, singular words without filler.
+func wordKey(s string) string {
+	words := strings.Split(s, "-")
+	kept := words[:0]
+	for _, w := range words {
+		switch w {
+		case "a", "an", "the", "of", "for", "to", "and", "in", "on", "with", "by":
+			continue
+		}
+		kept = append(kept, singular(w))
+	}
+	sort.Strings(kept)
+	return strings.Join(kept, "-")
+}
+
+func singular(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
+}

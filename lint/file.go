@@ -1,0 +1,188 @@
+package lint
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yoimem/git-yoimem/internal/secrets"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// facts are what the cross-record rules need to know about a decision.
+type facts struct {
+	path          string
+	slug          string
+	replacedBy    string
+	rbLine, rbCol int
+}
+
+type fileResult struct {
+	findings []Finding
+	facts    *facts
+}
+
+type fileLint struct {
+	entry record.Entry
+	out   []Finding
+}
+
+func (fl *fileLint) add(sev Severity, rule string, line, col int, format string, args ...any) {
+	fl.out = append(fl.out, Finding{Path: fl.entry.Path, Line: line, Col: col, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)})
+}
+
+func lintFile(e record.Entry, idx *index, opts Options) fileResult {
+	fl := &fileLint{entry: e}
+	loc := record.Classify(e.Path)
+	if !fl.pathOK(e, loc) {
+		return fileResult{findings: fl.out}
+	}
+	content, ok := fl.read(idx.snap, opts)
+	if !ok {
+		return fileResult{findings: fl.out}
+	}
+	rec, fieldErrs, err := record.Decode(e.Path, content)
+	if err != nil {
+		var pe *record.ParseError
+		if errors.As(err, &pe) {
+			fl.add(Error, pe.Rule, pe.Line, pe.Col, "%s", pe.Msg)
+		} else {
+			fl.add(Error, RuleFrontmatter, 1, 1, "%v", err)
+		}
+		fl.credentials(content)
+		return fileResult{findings: fl.out}
+	}
+	for _, fe := range fieldErrs {
+		fl.add(Error, fe.Rule, fe.Line, fe.Col, "%s", fe.Msg)
+	}
+	fl.content(rec, content, idx, opts)
+	var f *facts
+	if rec.Kind == record.KindDecision && rec.ReplacedBy != "" {
+		line, col := rec.Doc.KeyPos(record.KeyReplacedBy)
+		f = &facts{path: e.Path, slug: rec.Slug, replacedBy: rec.ReplacedBy, rbLine: line, rbCol: col}
+	}
+	return fileResult{findings: fl.out, facts: f}
+}
+
+// pathOK reports path-level findings and whether the entry is a record
+// file to read.
+func (fl *fileLint) pathOK(e record.Entry, loc record.Location) bool {
+	switch e.Mode {
+	case record.ModeSymlink:
+		where := "inside .yoi/"
+		if leavesYoi(e.Path, e.Target) {
+			where = "leading out of .yoi/"
+		}
+		fl.add(Error, RulePathSymlink, 1, 1, "symlink to %q %s; records must be regular files", e.Target, where)
+		return false
+	case record.ModeDir:
+		if loc.Area == record.AreaRecord {
+			fl.add(Error, RulePathNotFile, 1, 1, "a directory is named like a record; records are files")
+		}
+		return false
+	case record.ModeOther:
+		fl.add(Error, RulePathNotFile, 1, 1, "not a regular file")
+		return false
+	}
+	switch loc.Area {
+	case record.AreaRecord:
+	case record.AreaUnknown:
+		fl.add(Warning, RulePathUnknown, 1, 1, "not part of the .yoi/ layout (memory/summary.md, memory/decisions/<slug>.md, memory/requests/<slug>.md, knowledge/<slug>.md); ignored")
+		return false
+	default:
+		return false
+	}
+	if loc.SlugErr != nil {
+		fl.add(Error, RulePathSlug, 1, 1, "file name: %v", loc.SlugErr)
+	}
+	return true
+}
+
+func leavesYoi(p, target string) bool {
+	if path.IsAbs(target) || strings.HasPrefix(target, "/") {
+		return true
+	}
+	joined := path.Join(path.Dir(p), target)
+	return joined == ".." || strings.HasPrefix(joined, "../")
+}
+
+func (fl *fileLint) read(snap record.Snapshot, opts Options) ([]byte, bool) {
+	if opts.MaxFileBytes > 0 && fl.entry.Size > opts.MaxFileBytes {
+		fl.add(Error, RuleFileSize, 1, 1, "%d bytes, over the %d-byte cap (yoimem.lint.maxFileBytes); not parsed", fl.entry.Size, opts.MaxFileBytes)
+		return nil, false
+	}
+	content, err := snap.Read(fl.entry.Path)
+	if err != nil {
+		fl.add(Error, RuleReadError, 1, 1, "cannot read: %v", err)
+		return nil, false
+	}
+	if opts.MaxFileBytes > 0 && int64(len(content)) > opts.MaxFileBytes {
+		fl.add(Error, RuleFileSize, 1, 1, "%d bytes, over the %d-byte cap (yoimem.lint.maxFileBytes); not parsed", len(content), opts.MaxFileBytes)
+		return nil, false
+	}
+	return content, true
+}
+
+func (fl *fileLint) content(rec *record.Record, content []byte, idx *index, opts Options) {
+	if rec.Doc.Newline() == "\r\n" {
+		fl.add(Warning, RuleLineEndings, 1, 1, "CRLF line endings; git-yoimem keeps them, but LF gives cleaner diffs")
+	}
+	fl.credentials(content)
+	chars := utf8.RuneCount(content)
+	if limit := opts.Caps[rec.Kind]; limit > 0 && chars > limit {
+		fl.add(Error, RuleCharCap, 1, 1, "%d characters, over the %s cap of %d (yoimem.lint.%sChars); split it or tighten the text", chars, rec.Kind, limit, rec.Kind)
+	}
+	if rec.Kind == record.KindKnowledge && rec.ModelInvokation && opts.DescriptionChars > 0 {
+		if n := utf8.RuneCountInString(rec.Description); n > opts.DescriptionChars {
+			line, col := rec.Doc.KeyPos(record.KeyDescription)
+			fl.add(Error, RuleDescriptionLen, line, col, "description has %d characters; with model_invokation: true it may have at most %d", n, opts.DescriptionChars)
+		}
+	}
+	fl.sourcesLong(rec, opts)
+	if opts.Importance != nil && opts.LowImportanceChars > 0 && chars > opts.LowImportanceChars {
+		if freq, known := opts.Importance(rec.Path); known && freq < opts.ProtectFrequency {
+			fl.add(Warning, RuleLowImportance, 1, 1, "%d characters but used %.2f times per million tokens (below %.2f): room to compress", chars, freq, opts.ProtectFrequency)
+		}
+	}
+	fl.refs(rec, idx)
+}
+
+func (fl *fileLint) sourcesLong(rec *record.Record, opts Options) {
+	key, n := record.KeySources, len(rec.Sources)
+	if rec.Kind == record.KindKnowledge {
+		key, n = record.KeyLastSources, len(rec.LastSources)
+	}
+	if opts.SourcesWarn > 0 && n > opts.SourcesWarn {
+		line, col := rec.Doc.KeyPos(key)
+		fl.add(Warning, RuleSourcesLong, line, col, "%s has %d entries (more than %d); keep the latest, git history keeps the rest", key, n, opts.SourcesWarn)
+	}
+}
+
+func (fl *fileLint) refs(rec *record.Record, idx *index) {
+	body := rec.Body()
+	if bytes.IndexByte(body, '#') < 0 {
+		return
+	}
+	first := rec.Doc.BodyLine()
+	for _, r := range record.Refs(body) {
+		if !idx.knowledge[r.Slug] {
+			fl.add(Error, RuleKnowledgeRef, first+r.Line-1, r.Col, "#%s names no knowledge record (knowledge/%s.md); fix the slug, or put it in `backticks` if it is not a reference", r.Slug, r.Slug)
+		}
+	}
+}
+
+func (fl *fileLint) credentials(content []byte) {
+	for _, m := range secrets.Find(content) {
+		line, col := position(content, m.Start)
+		fl.add(Error, RuleCredential, line, col, "looks like a %s; memory is committed and pushed, so remove it (and rotate it if it was real)", secrets.Describe(m.Kind))
+	}
+}
+
+func position(b []byte, off int) (line, col int) {
+	line = bytes.Count(b[:off], []byte("\n")) + 1
+	start := bytes.LastIndexByte(b[:off], '\n') + 1
+	return line, utf8.RuneCount(b[start:off]) + 1
+}

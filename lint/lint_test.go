@@ -1,0 +1,262 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+const ts = "2026-01-05T09:30:00Z"
+
+func decision(status, extra, body string) string {
+	return "---\ncreated_at: " + ts + "\nupdated_at: " + ts + "\nstatus: " + status + "\n" + extra +
+		"sources:\n  - {session_id: s1, range: [1, 2]}\n---\n" + body
+}
+
+func request(body string) string {
+	return "---\ncreated_at: " + ts + "\nupdated_at: " + ts + "\nsources:\n  - {session_id: s1, range: [1, 2]}\n---\n" + body
+}
+
+func knowledge(invocable bool, desc, body string) string {
+	return fmt.Sprintf("---\nkind: rule\ndescription: %q\nmodel_invokation: %t\nuser_invocable: true\ncreated_at: %s\nupdated_at: %s\nlast_sources: []\n---\n%s", desc, invocable, ts, ts, body)
+}
+
+func summary(body string) string { return "---\nupdated_at: " + ts + "\n---\n" + body }
+
+func keys(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Path+":"+f.Rule)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func check(t *testing.T, got []Finding, want ...string) {
+	t.Helper()
+	sort.Strings(want)
+	if strings.Join(keys(got), " ") != strings.Join(want, " ") {
+		var lines []string
+		for _, f := range got {
+			lines = append(lines, f.String())
+		}
+		t.Fatalf("findings:\n%s\nwant %v", strings.Join(lines, "\n"), want)
+	}
+}
+
+func TestTreeRules(t *testing.T) {
+	opts := DefaultOptions()
+	secret := "gh" + "p_" + strings.Repeat("aB3", 12)
+	tests := []struct {
+		name  string
+		files map[string]string
+		opts  func(*Options)
+		want  []string
+	}{
+		{"clean", map[string]string{
+			"memory/summary.md":      summary("# S\nsee #retry\n"),
+			"memory/decisions/a.md":  decision("replaced", "replaced_by: b\n", "# A\n"),
+			"memory/decisions/b.md":  decision("resolved", "", "# B\n"),
+			"memory/requests/r.md":   request("# R\n"),
+			"knowledge/retry.md":     knowledge(true, "Retry rules", "# Retry\n`#not-ref` #42\n"),
+			"config":                 "[yoimem]\n",
+			"memory/_staging/x.json": "{}",
+			"workflow/deploy.md":     "anything",
+			"metrics/run.jsonl":      "{}",
+			".gitignore":             "/memory/_staging/\n",
+		}, nil, nil},
+		{"knowledge-ref", map[string]string{
+			"memory/requests/r.md": request("see #missing-one\n"),
+		}, nil, []string{"memory/requests/r.md:knowledge-ref"}},
+		{"required and enum", map[string]string{
+			"memory/decisions/a.md": strings.Replace(decision("maybe", "", ""), "created_at: "+ts+"\n", "", 1),
+		}, nil, []string{"memory/decisions/a.md:required-field", "memory/decisions/a.md:status-enum"}},
+		{"replaced_by target missing", map[string]string{
+			"memory/decisions/a.md": decision("replaced", "replaced_by: nope\n", ""),
+		}, nil, []string{"memory/decisions/a.md:replaced-by-target"}},
+		{"replaced_by self", map[string]string{
+			"memory/decisions/a.md": decision("replaced", "replaced_by: a\n", ""),
+		}, nil, []string{"memory/decisions/a.md:replaced-by-target"}},
+		{"replaced_by cycle", map[string]string{
+			"memory/decisions/a.md": decision("replaced", "replaced_by: b\n", ""),
+			"memory/decisions/b.md": decision("replaced", "replaced_by: c\n", ""),
+			"memory/decisions/c.md": decision("replaced", "replaced_by: a\n", ""),
+		}, nil, []string{"memory/decisions/a.md:replaced-by-cycle", "memory/decisions/b.md:replaced-by-cycle", "memory/decisions/c.md:replaced-by-cycle"}},
+		{"description too long when invocable", map[string]string{
+			"knowledge/k.md":  knowledge(true, strings.Repeat("d", 1025), ""),
+			"knowledge/ok.md": knowledge(false, strings.Repeat("d", 1025), ""),
+		}, nil, []string{"knowledge/k.md:description-length"}},
+		{"char cap", map[string]string{
+			"memory/requests/r.md":  request(strings.Repeat("x", 300)),
+			"memory/requests/ok.md": request("short"),
+		}, func(o *Options) { o.Caps[record.KindRequest] = 200 }, []string{"memory/requests/r.md:char-cap"}},
+		{"file size", map[string]string{
+			"memory/requests/r.md": request(strings.Repeat("x", 300)),
+		}, func(o *Options) { o.MaxFileBytes = 100 }, []string{"memory/requests/r.md:file-size"}},
+		{"bad slug", map[string]string{
+			"knowledge/Bad_Slug.md": knowledge(false, "d", ""),
+		}, nil, []string{"knowledge/Bad_Slug.md:path-slug"}},
+		{"unknown path", map[string]string{
+			"memory/notes.txt": "x",
+		}, nil, []string{"memory/notes.txt:path-unknown"}},
+		{"credential", map[string]string{
+			"memory/requests/r.md":  request("token " + secret + "\n"),
+			"memory/requests/ok.md": request("the ghp_ prefix marks GitHub tokens\n"),
+		}, nil, []string{"memory/requests/r.md:credential"}},
+		{"credential in unparseable file", map[string]string{
+			"memory/requests/r.md": "no frontmatter " + secret,
+		}, nil, []string{"memory/requests/r.md:credential", "memory/requests/r.md:frontmatter"}},
+		{"crlf warning", map[string]string{
+			"memory/requests/r.md": strings.ReplaceAll(request("x\n"), "\n", "\r\n"),
+		}, nil, []string{"memory/requests/r.md:line-endings"}},
+		{"sources long", map[string]string{
+			"memory/requests/r.md": request(""),
+		}, func(o *Options) { o.SourcesWarn = 0; o.SourcesWarn = -1 }, nil},
+		{"sources long fires", map[string]string{
+			"memory/requests/r.md": strings.Replace(request(""), "sources:\n", "sources:\n  - {session_id: s0, range: [0, 1]}\n", 1),
+		}, func(o *Options) { o.SourcesWarn = 1 }, []string{"memory/requests/r.md:sources-long"}},
+		{"similar slugs", map[string]string{
+			"knowledge/retry-policy.md":       knowledge(false, "d", ""),
+			"knowledge/policies-retry.md":     knowledge(false, "d", ""),
+			"knowledge/retry-polcy.md":        knowledge(false, "d", ""),
+			"knowledge/api-v1.md":             knowledge(false, "d", ""),
+			"knowledge/api-v2.md":             knowledge(false, "d", ""),
+			"memory/requests/retry-policy.md": request(""),
+		}, nil, []string{"knowledge/policies-retry.md:similar-slugs", "knowledge/retry-polcy.md:similar-slugs", "knowledge/retry-policy.md:similar-slugs"}},
+		{"low importance", map[string]string{
+			"memory/requests/big.md":  request(strings.Repeat("x", 500)),
+			"memory/requests/used.md": request(strings.Repeat("x", 500)),
+			"memory/requests/new.md":  request(strings.Repeat("x", 500)),
+		}, func(o *Options) {
+			o.LowImportanceChars = 100
+			o.Importance = func(p string) (float64, bool) {
+				switch p {
+				case "memory/requests/big.md":
+					return 0.1, true
+				case "memory/requests/used.md":
+					return 3, true
+				}
+				return 0, false
+			}
+		}, []string{"memory/requests/big.md:low-importance-size"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := opts
+			o.Caps = map[record.Kind]int{}
+			for k, v := range opts.Caps {
+				o.Caps[k] = v
+			}
+			if tt.opts != nil {
+				tt.opts(&o)
+			}
+			files := map[string][]byte{}
+			for p, c := range tt.files {
+				files[p] = []byte(c)
+			}
+			check(t, Tree(record.MapSnapshot(files), o, nil).Findings, tt.want...)
+		})
+	}
+}
+
+func TestTreeBadInputKeepsGoing(t *testing.T) {
+	files := map[string][]byte{
+		"knowledge/bom.md":     []byte("\xEF\xBB\xBF" + knowledge(false, "d", "")),
+		"knowledge/utf.md":     []byte(knowledge(false, "d", "\xff")),
+		"knowledge/empty.md":   nil,
+		"knowledge/dup.md":     []byte("---\nkind: a\nkind: b\n---\n"),
+		"knowledge/alias.md":   []byte("---\na: &x [1]\nb: *x\n---\n"),
+		"knowledge/yaml.md":    []byte("---\na: [\n---\n"),
+		"knowledge/types.md":   []byte(strings.Replace(knowledge(false, "d", ""), "model_invokation: false", "model_invokation: [1]", 1)),
+		"knowledge/good.md":    []byte(knowledge(false, "d", "")),
+		"knowledge/nofront.md": []byte("# Just markdown\n"),
+	}
+	snap := record.MapSnapshot(files)
+	snap.Entries = append(snap.Entries,
+		record.Entry{Path: "knowledge/link-in.md", Mode: record.ModeSymlink, Target: "good.md"},
+		record.Entry{Path: "knowledge/link-out.md", Mode: record.ModeSymlink, Target: "../../../etc/passwd"},
+		record.Entry{Path: "knowledge/dir.md", Mode: record.ModeDir},
+		record.Entry{Path: "knowledge/fifo.md", Mode: record.ModeOther},
+	)
+	snap.Sort()
+	rep := Tree(snap, DefaultOptions(), nil)
+	check(t, rep.Findings,
+		"knowledge/alias.md:yaml-alias", "knowledge/bom.md:encoding", "knowledge/dir.md:path-not-file",
+		"knowledge/dup.md:yaml-duplicate-key", "knowledge/empty.md:frontmatter", "knowledge/fifo.md:path-not-file",
+		"knowledge/link-in.md:path-symlink", "knowledge/link-out.md:path-symlink", "knowledge/nofront.md:frontmatter",
+		"knowledge/types.md:field-type", "knowledge/utf.md:encoding", "knowledge/yaml.md:yaml-syntax")
+	for _, f := range rep.Findings {
+		if f.Path == "knowledge/link-out.md" && !strings.Contains(f.Message, "leading out of .yoi/") {
+			t.Errorf("link-out message: %s", f.Message)
+		}
+	}
+}
+
+func TestTreeOnlyStillResolvesAgainstAll(t *testing.T) {
+	files := map[string][]byte{
+		"memory/requests/r.md":   []byte(request("see #k\n")),
+		"memory/requests/bad.md": []byte(request("see #nope\n")),
+		"knowledge/k.md":         []byte(knowledge(false, "d", "")),
+	}
+	rep := Tree(record.MapSnapshot(files), DefaultOptions(), func(p string) bool { return p == "memory/requests/r.md" })
+	check(t, rep.Findings)
+	if rep.Files != 1 {
+		t.Fatalf("files = %d", rep.Files)
+	}
+}
+
+func TestCheckProposal(t *testing.T) {
+	long := strings.Repeat("A claim with its reason.\n", 20)
+	base := record.MapSnapshot(map[string][]byte{
+		"memory/decisions/a.md": []byte(decision("resolved", "", long)),
+		"memory/requests/r.md":  []byte(request("see #k\n")),
+		"knowledge/k.md":        []byte(knowledge(false, "d", "")),
+		"workflow/w.md":         []byte("x"),
+	})
+	tests := []struct {
+		name  string
+		actor Actor
+		ch    []record.Change
+		want  []string
+	}{
+		{"clean update", Automation, []record.Change{{Path: "memory/decisions/a.md", Content: []byte(decision("resolved", "", long+"More.\n"))}}, nil},
+		{"create existing", Automation, []record.Change{{Path: "memory/decisions/a.md", Create: true, Content: []byte(decision("open", "", ""))}}, []string{"memory/decisions/a.md:slug-exists"}},
+		{"create new", Automation, []record.Change{{Path: "memory/decisions/b.md", Create: true, Content: []byte(decision("open", "", ""))}}, nil},
+		{"workflow by automation", Automation, []record.Change{{Path: "workflow/w.md", Content: []byte("y")}}, []string{"workflow/w.md:workflow-write"}},
+		{"workflow by human", Human, []record.Change{{Path: "workflow/w.md", Content: []byte("y")}}, nil},
+		{"config by automation", Automation, []record.Change{{Path: "config", Content: []byte("y")}}, []string{"config:write-area"}},
+		{"information loss", Automation, []record.Change{{Path: "memory/decisions/a.md", Content: []byte(decision("resolved", "", "Short.\n"))}}, []string{"memory/decisions/a.md:information-loss"}},
+		{"sources dropped", Automation, []record.Change{{Path: "memory/decisions/a.md", Content: []byte(strings.Replace(decision("resolved", "", long), "  - {session_id: s1, range: [1, 2]}\n", "  - {session_id: s2, range: [3, 4]}\n", 1))}}, []string{"memory/decisions/a.md:sources-dropped"}},
+		{"delete referenced knowledge", Automation, []record.Change{{Op: record.OpDelete, Path: "knowledge/k.md"}}, []string{"memory/requests/r.md:knowledge-ref"}},
+		{"invalid new record", Automation, []record.Change{{Path: "memory/requests/new.md", Create: true, Content: []byte("# no frontmatter\n")}}, []string{"memory/requests/new.md:frontmatter"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var cs record.ChangeSet
+			for _, c := range tt.ch {
+				if err := cs.Put(c); err != nil {
+					t.Fatal(err)
+				}
+			}
+			check(t, Check(base, &cs, tt.actor, DefaultOptions()).Findings, tt.want...)
+		})
+	}
+}
+
+func TestRulesDocumented(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Rules() {
+		if seen[r.ID] || r.Summary == "" {
+			t.Fatalf("rule %q duplicated or undocumented", r.ID)
+		}
+		seen[r.ID] = true
+	}
+	for _, id := range []string{RuleCredential, RuleKnowledgeRef, RuleSimilarSlugs, RuleInformationLoss, RulePathSymlink} {
+		if !seen[id] {
+			t.Fatalf("rule %s missing from Rules()", id)
+		}
+	}
+}

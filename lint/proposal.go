@@ -1,0 +1,171 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// Actor says who proposes a change: automation (the memory tools,
+// consolidation) is held to rules a human editing files is not.
+type Actor int
+
+// Actors.
+const (
+	Human Actor = iota
+	Automation
+)
+
+// Check lints the snapshot as it would be after cs. It reports findings on
+// the changed paths, records elsewhere that the change breaks (a deleted
+// knowledge record still referenced, a deleted decision still named by
+// replaced_by), and the proposal rules: path safety, the write area for
+// automation, creating an existing slug, and information loss.
+func Check(base record.Snapshot, cs *record.ChangeSet, actor Actor, opts Options) Report {
+	var out []Finding
+	after := base.Apply(cs)
+	changed := map[string]bool{}
+	var deleted []string
+	for _, c := range cs.Changes() {
+		fs, ok := changeFindings(base, c, actor, opts)
+		out = append(out, fs...)
+		if !ok {
+			continue
+		}
+		if c.Op == record.OpDelete {
+			deleted = append(deleted, c.Path)
+		} else {
+			changed[c.Path] = true
+		}
+	}
+	rep := Tree(after, opts, func(p string) bool { return changed[p] })
+	out = append(out, rep.Findings...)
+	if len(deleted) > 0 {
+		out = append(out, brokenByDeletes(after, deleted, opts)...)
+	}
+	sortFindings(out)
+	return Report{Findings: out, Files: rep.Files}
+}
+
+func changeFindings(base record.Snapshot, c record.Change, actor Actor, opts Options) ([]Finding, bool) {
+	add := func(rule, format string, args ...any) []Finding {
+		return []Finding{{Path: c.Path, Line: 1, Col: 1, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...)}}
+	}
+	if _, err := record.CleanRel(c.Path); err != nil {
+		return add(RulePathUnsafe, "%v", err), false
+	}
+	loc := record.Classify(c.Path)
+	if actor == Automation {
+		switch {
+		case loc.Area == record.AreaWorkflow:
+			return add(RuleWorkflowWrite, "automation may not write under .yoi/workflow/; workflows change only by human edits"), false
+		case loc.Area != record.AreaRecord:
+			return add(RuleWriteArea, "automation may write only records: memory/summary.md, memory/decisions/<slug>.md, memory/requests/<slug>.md, knowledge/<slug>.md"), false
+		}
+	}
+	old, exists := base.Lookup(c.Path)
+	if c.Op == record.OpPut && c.Create && exists {
+		return add(RuleSlugExists, "%s already exists; update it instead of creating it", c.Path), false
+	}
+	if c.Op == record.OpPut && exists && old.Mode == record.ModeRegular && loc.Area == record.AreaRecord {
+		if prev, err := base.Read(c.Path); err == nil {
+			return lossFindings(c, prev, opts), true
+		}
+	}
+	return nil, true
+}
+
+// lossFindings compares an update with the previous text: a rewrite that
+// removes much of the body, or drops sources, is worth a second look.
+func lossFindings(c record.Change, prev []byte, opts Options) []Finding {
+	oldRec, _, err1 := record.Decode(c.Path, prev)
+	newRec, _, err2 := record.Decode(c.Path, c.Content)
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	var out []Finding
+	oldBody, newBody := string(oldRec.Body()), string(newRec.Body())
+	if removed := removedChars(oldBody, newBody); opts.LossRatio > 0 && len(oldBody) >= 200 && float64(removed) > opts.LossRatio*float64(len(oldBody)) {
+		out = append(out, Finding{Path: c.Path, Line: newRec.Doc.BodyLine(), Col: 1, Severity: Warning, Rule: RuleInformationLoss,
+			Message: fmt.Sprintf("the update removes %d of %d characters of the previous text (%.0f%%); keep every claim, reason and source", removed, len(oldBody), 100*float64(removed)/float64(len(oldBody)))})
+	}
+	if oldRec.Kind == record.KindDecision || oldRec.Kind == record.KindRequest {
+		if lost := missingSources(oldRec.Sources, newRec.Sources); len(lost) > 0 {
+			line, col := newRec.Doc.KeyPos(record.KeySources)
+			out = append(out, Finding{Path: c.Path, Line: line, Col: col, Severity: Warning, Rule: RuleSourcesDropped,
+				Message: fmt.Sprintf("the update drops %d source(s) the record had: %s", len(lost), strings.Join(lost, ", "))})
+		}
+	}
+	return out
+}
+
+func removedChars(a, b string) int {
+	dmp := diffmatchpatch.New()
+	ca, cb, lines := dmp.DiffLinesToChars(a, b)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
+	n := 0
+	for _, d := range diffs {
+		if d.Type == diffmatchpatch.DiffDelete {
+			n += len(d.Text)
+		}
+	}
+	return n
+}
+
+func missingSources(old, cur []record.Source) []string {
+	have := map[record.Source]bool{}
+	for _, s := range cur {
+		have[s] = true
+	}
+	var lost []string
+	for _, s := range old {
+		if !have[s] {
+			lost = append(lost, s.String())
+		}
+	}
+	return lost
+}
+
+// brokenByDeletes finds records that reference a deleted knowledge record
+// or name a deleted decision in replaced_by.
+func brokenByDeletes(after record.Snapshot, deleted []string, opts Options) []Finding {
+	var needles []string
+	for _, p := range deleted {
+		loc := record.Classify(p)
+		switch loc.Kind {
+		case record.KindKnowledge:
+			needles = append(needles, "#"+loc.Slug)
+		case record.KindDecision, record.KindRequest:
+			needles = append(needles, loc.Slug)
+		}
+	}
+	if len(needles) == 0 {
+		return nil
+	}
+	suspect := func(p string) bool {
+		e, ok := after.Lookup(p)
+		if !ok || e.Mode != record.ModeRegular || record.Classify(p).Area != record.AreaRecord {
+			return false
+		}
+		b, err := after.Read(p)
+		if err != nil {
+			return false
+		}
+		for _, n := range needles {
+			if strings.Contains(string(b), n) {
+				return true
+			}
+		}
+		return false
+	}
+	rep := Tree(after, opts, suspect)
+	var out []Finding
+	for _, f := range rep.Findings {
+		if f.Rule == RuleKnowledgeRef || f.Rule == RuleReplacedByTarget {
+			out = append(out, f)
+		}
+	}
+	return out
+}
