@@ -3,11 +3,9 @@ package gitstore
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -42,7 +40,11 @@ func WorktreeSnapshot(root string, maxRead int64) (record.Snapshot, error) {
 		if _, err := record.CleanRel(rel); err != nil {
 			return nil, err
 		}
-		return readNoFollow(filepath.Join(dir, filepath.FromSlash(rel)), maxRead)
+		size := int64(-1)
+		if e, ok := snap.Lookup(rel); ok {
+			size = e.Size
+		}
+		return readNoFollow(filepath.Join(dir, filepath.FromSlash(rel)), size, maxRead)
 	}
 	return snap, nil
 }
@@ -85,15 +87,3 @@ func walk(base, rel string, out *[]record.Entry) error {
 	return nil
 }
 
-func readNoFollow(path string, maxRead int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if maxRead > 0 {
-		r = io.LimitReader(f, maxRead+1)
-	}
-	return io.ReadAll(r)
-}

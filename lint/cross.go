@@ -116,54 +116,52 @@ func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
 
 // similarGroups partitions slugs into groups of two or more similar ones.
 func similarGroups(slugs []string) [][]string {
-	parent := make(map[string]string, len(slugs))
-	var find func(string) string
-	find = func(s string) string {
-		for parent[s] != s {
-			parent[s] = parent[parent[s]]
-			s = parent[s]
-		}
-		return s
+	parent := make([]int, len(slugs))
+	for i := range parent {
+		parent[i] = i
 	}
-	union := func(a, b string) {
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, b int) {
 		if ra, rb := find(a), find(b); ra != rb {
 			parent[ra] = rb
 		}
 	}
-	for _, s := range slugs {
-		parent[s] = s
-	}
-	byKey := make(map[string]string, len(slugs))
-	byDeletion := make(map[string]string, len(slugs)*8)
-	for _, s := range slugs {
+	byKey := make(map[string]int, len(slugs))
+	byVariant := make(map[uint64]int, len(slugs)*8)
+	for i, s := range slugs {
 		k := wordKey(s)
 		if o, ok := byKey[k]; ok {
-			union(s, o)
+			union(i, o)
 		} else {
-			byKey[k] = s
+			byKey[k] = i
 		}
 		if len(s) < 10 {
 			continue // short slugs one edit apart are usually different things (api-v1, api-v2)
 		}
-		// Symmetric deletion: two slugs one edit apart share the slug or one
-		// of its single-letter deletions.
-		variants := []string{s}
-		for i := 0; i < len(s); i++ {
-			if s[i] != '-' && !isDigit(s[i]) {
-				variants = append(variants, s[:i]+s[i+1:])
+		// Symmetric deletion: two slugs one edit apart share the slug or
+		// one of its single-letter deletions. Variants are hashed, not
+		// built, to keep this cheap for 10,000 slugs.
+		for skip := -1; skip < len(s); skip++ {
+			if skip >= 0 && (s[skip] == '-' || isDigit(s[skip])) {
+				continue
 			}
-		}
-		for _, d := range variants {
-			if o, ok := byDeletion[d]; ok {
-				union(s, o)
+			h := hashWithout(s, skip)
+			if o, ok := byVariant[h]; ok {
+				union(i, o)
 			} else {
-				byDeletion[d] = s
+				byVariant[h] = i
 			}
 		}
 	}
-	groups := map[string][]string{}
-	for _, s := range slugs {
-		r := find(s)
+	groups := map[int][]string{}
+	for i, s := range slugs {
+		r := find(i)
 		groups[r] = append(groups[r], s)
 	}
 	var out [][]string
@@ -173,7 +171,24 @@ func similarGroups(slugs []string) [][]string {
 			out = append(out, g)
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
+}
+
+// hashWithout is the FNV-1a hash of s without the byte at skip (-1: all of
+// s), with the length mixed in so that different deletions rarely collide.
+func hashWithout(s string, skip int) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		if i != skip {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+	}
+	n := len(s)
+	if skip >= 0 {
+		n--
+	}
+	return (h ^ uint64(n)) * 1099511628211
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

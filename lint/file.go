@@ -60,9 +60,11 @@ func lintFile(e record.Entry, idx *index, opts Options) fileResult {
 	}
 	fl.content(rec, content, idx, opts)
 	var f *facts
-	if rec.Kind == record.KindDecision && rec.ReplacedBy != "" {
-		line, col := rec.Doc.KeyPos(record.KeyReplacedBy)
-		f = &facts{path: e.Path, slug: rec.Slug, replacedBy: rec.ReplacedBy, rbLine: line, rbCol: col}
+	if rec.Kind == record.KindDecision {
+		f = &facts{path: e.Path, slug: rec.Slug, replacedBy: rec.ReplacedBy}
+		if rec.ReplacedBy != "" {
+			f.rbLine, f.rbCol = rec.Doc.KeyPos(record.KeyReplacedBy)
+		}
 	}
 	return fileResult{findings: fl.out, facts: f}
 }
@@ -131,7 +133,7 @@ func (fl *fileLint) content(rec *record.Record, content []byte, idx *index, opts
 		fl.add(Warning, RuleLineEndings, 1, 1, "CRLF line endings; git-yoimem keeps them, but LF gives cleaner diffs")
 	}
 	fl.credentials(content)
-	chars := utf8.RuneCount(content)
+	chars := charCount(content, opts.Caps[rec.Kind], opts.LowImportanceChars)
 	if limit := opts.Caps[rec.Kind]; limit > 0 && chars > limit {
 		fl.add(Error, RuleCharCap, 1, 1, "%d characters, over the %s cap of %d (yoimem.lint.%sChars); split it or tighten the text", chars, rec.Kind, limit, rec.Kind)
 	}
@@ -179,6 +181,17 @@ func (fl *fileLint) credentials(content []byte) {
 		line, col := position(content, m.Start)
 		fl.add(Error, RuleCredential, line, col, "looks like a %s; memory is committed and pushed, so remove it (and rotate it if it was real)", secrets.Describe(m.Kind))
 	}
+}
+
+// charCount counts runes only when the byte length could exceed a limit:
+// a file is never longer in characters than in bytes.
+func charCount(b []byte, limits ...int) int {
+	for _, l := range limits {
+		if l > 0 && len(b) > l {
+			return utf8.RuneCount(b)
+		}
+	}
+	return len(b)
 }
 
 func position(b []byte, off int) (line, col int) {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -61,6 +62,15 @@ func Tree(snap record.Snapshot, opts Options, only func(path string) bool) Repor
 			targets = append(targets, e)
 		}
 	}
+	// Slug clusters need only the listing: find them while files are read.
+	similar := make(chan []Finding, 1)
+	go func() {
+		if opts.SimilarSlugs {
+			similar <- similarSlugFindings(targets, idx)
+		} else {
+			similar <- nil
+		}
+	}()
 	results := lintEntries(targets, idx, opts)
 	var out []Finding
 	facts := map[string]*facts{}
@@ -71,9 +81,7 @@ func Tree(snap record.Snapshot, opts Options, only func(path string) bool) Repor
 		}
 	}
 	out = append(out, replacedByFindings(targets, idx, facts, opts)...)
-	if opts.SimilarSlugs {
-		out = append(out, similarSlugFindings(targets, idx)...)
-	}
+	out = append(out, <-similar...)
 	sortFindings(out)
 	files := 0
 	for _, e := range targets {
@@ -96,21 +104,23 @@ func lintEntries(targets []record.Entry, idx *index, opts Options) []fileResult 
 		}
 		return results
 	}
-	next := make(chan int, workers)
+	// Workers claim files by an atomic counter: a channel send per file
+	// costs more in scheduler wake-ups than a small record takes to lint.
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(targets) {
+					return
+				}
 				results[i] = lintFile(targets[i], idx, opts)
 			}
 		}()
 	}
-	for i := range targets {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	return results
 }

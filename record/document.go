@@ -54,16 +54,10 @@ func Parse(content []byte) (*Document, error) {
 	if err := checkEncoding(content); err != nil {
 		return nil, err
 	}
-	var data []byte
-	capture := frontmatter.NewFormat("---", "---", func(b []byte, _ any) error {
-		data = b
-		return nil
-	})
-	body, err := frontmatter.MustParse(bytes.NewReader(content), nil, capture)
+	header, data, err := splitFrontmatter(content)
 	if err != nil {
-		return nil, frontmatterError(content, err)
+		return nil, err
 	}
-	header := content[:len(content)-len(body)]
 	closing := lastLineStart(header)
 	d := &Document{raw: content, bodyStart: len(header), nl: detectNewline(content)}
 	d.dataEnd = closing
@@ -76,6 +70,57 @@ func Parse(content []byte) (*Document, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// splitFrontmatter returns the header (everything up to and including the
+// closing --- line) and the YAML text inside it. The common shape — the
+// file opens with a "---" line — is split here; anything else goes to
+// adrg/frontmatter, whose rules (leading blank lines, delimiters with
+// trailing white space) are the reference; FuzzSplitFrontmatter checks
+// that both agree.
+func splitFrontmatter(content []byte) (header, data []byte, err error) {
+	if h, d, ok := quickSplit(content); ok {
+		return h, d, nil
+	}
+	capture := frontmatter.NewFormat("---", "---", func(b []byte, _ any) error {
+		data = b
+		return nil
+	})
+	body, err := frontmatter.MustParse(bytes.NewReader(content), nil, capture)
+	if err != nil {
+		return nil, nil, frontmatterError(content, err)
+	}
+	return content[:len(content)-len(body)], data, nil
+}
+
+// quickSplit handles files whose first line is exactly "---" and whose
+// frontmatter ends at a line that is exactly "---" (either with LF or CRLF).
+func quickSplit(content []byte) (header, data []byte, ok bool) {
+	var start int
+	switch {
+	case bytes.HasPrefix(content, []byte("---\n")):
+		start = 4
+	case bytes.HasPrefix(content, []byte("---\r\n")):
+		start = 5
+	default:
+		return nil, nil, false
+	}
+	for off := start; off < len(content); {
+		end := bytes.IndexByte(content[off:], '\n')
+		next := len(content)
+		line := content[off:]
+		if end >= 0 {
+			line, next = content[off:off+end], off+end+1
+		}
+		switch trimmed := bytes.TrimSpace(line); {
+		case string(trimmed) == "---" && (len(line) == 3 || len(line) == 4 && line[3] == '\r'):
+			return content[:next], content[start:off], true
+		case string(trimmed) == "---":
+			return nil, nil, false // a delimiter with odd white space: the reference decides
+		}
+		off = next
+	}
+	return nil, nil, false
 }
 
 func checkEncoding(content []byte) error {
@@ -177,6 +222,10 @@ func (d *Document) parseYAML(data []byte) error {
 	if i := oddBreak(data); i >= 0 {
 		line, col := position(d.raw, d.dataStart+i)
 		return &ParseError{Rule: RuleEncoding, Line: line, Col: col, Msg: "frontmatter has a line break other than LF or CRLF (a bare CR or a Unicode line separator)"}
+	}
+	if root, ok := fastParse(data); ok {
+		d.root = root
+		return d.checkTree(root)
 	}
 	var n yaml.Node
 	if err := yaml.Unmarshal(data, &n); err != nil {

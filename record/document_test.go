@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/adrg/frontmatter"
 )
 
 func readSeeds(t testing.TB) map[string][]byte {
@@ -204,4 +206,33 @@ func TestParseAccepts(t *testing.T) {
 			t.Errorf("bytes changed for %q", in)
 		}
 	}
+}
+
+// FuzzSplitFrontmatter checks the quick splitter against adrg/frontmatter,
+// the reference for where frontmatter starts and ends.
+func FuzzSplitFrontmatter(f *testing.F) {
+	for _, b := range readSeeds(f) {
+		f.Add(b)
+	}
+	f.Add([]byte("---\n---\n"))
+	f.Add([]byte("---\r\na: 1\r\n--- \r\nbody"))
+	f.Add([]byte("---\na: 1\n---"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		h, d, ok := quickSplit(in)
+		if !ok {
+			return
+		}
+		var data []byte
+		capture := frontmatter.NewFormat("---", "---", func(b []byte, _ any) error {
+			data = b
+			return nil
+		})
+		body, err := frontmatter.MustParse(bytes.NewReader(in), nil, capture)
+		if err != nil {
+			t.Fatalf("quick split accepted what adrg refuses: %v", err)
+		}
+		if !bytes.Equal(h, in[:len(in)-len(body)]) || !bytes.Equal(d, data) {
+			t.Fatalf("split differs:\nquick header %q data %q\nadrg  header %q data %q", h, d, in[:len(in)-len(body)], data)
+		}
+	})
 }

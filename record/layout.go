@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -23,8 +22,6 @@ const (
 	MaxSlugLen   = 64
 )
 
-var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
 // ErrBadSlug is wrapped by slug validation errors.
 var ErrBadSlug = errors.New("bad slug")
 
@@ -36,10 +33,27 @@ func ValidateSlug(slug string) error {
 		return fmt.Errorf("%w: empty", ErrBadSlug)
 	case len(slug) > MaxSlugLen:
 		return fmt.Errorf("%w %q: %d characters, at most %d", ErrBadSlug, slug, len(slug), MaxSlugLen)
-	case !slugPattern.MatchString(slug):
+	case !isKebab(slug):
 		return fmt.Errorf("%w %q: use lowercase letters, digits and single hyphens (kebab-case)", ErrBadSlug, slug)
 	}
 	return nil
+}
+
+// isKebab matches ^[a-z0-9]+(-[a-z0-9]+)*$ without a regexp: it runs for
+// every file of every lint.
+func isKebab(s string) bool {
+	prevDash := true // a leading dash is refused like a double one
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			prevDash = false
+		case c == '-' && !prevDash:
+			prevDash = true
+		default:
+			return false
+		}
+	}
+	return !prevDash
 }
 
 // PathFor returns the layout path of a record; the summary ignores slug.

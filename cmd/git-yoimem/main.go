@@ -9,10 +9,17 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"time"
 )
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// Commands are short-lived with small live heaps: trade a little
+		// memory for less GC time (measured on the 10,000-record lint, 200
+		// beats 100 on time and 400 on both time and memory).
+		debug.SetGCPercent(200)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args, realEnv())
 	stop()

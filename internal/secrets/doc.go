@@ -4,11 +4,13 @@
 // record would be committed and pushed, i.e. leaked) and to redact secrets
 // from agent session logs before they are sent to a model.
 //
-// Detection is pure and cheap. Find makes a handful of passes with
-// bytes.IndexByte over rare anchor bytes ('-', '_', ':', 'A', 'J'); only at
-// an anchor does it look at the surrounding bytes, with hand-written matchers
-// (no regular expressions, no allocation unless something is found). Text
-// without secrets is scanned at several GB/s.
+// Detection is pure and cheap. Find makes five passes with bytes.IndexByte
+// over anchor bytes ('-', '_', ':', 'A', 'J'); only at an anchor does it
+// look at the surrounding bytes, with hand-written matchers (no regular
+// expressions, no package state but read-only tables, no allocation unless
+// something is found). Ordinary Markdown is scanned at about 1 GB/s on one
+// core. The work per anchor is bounded by the longest token, so even
+// adversarial input is scanned in linear time.
 //
 // Detected kinds (the Kind of a Match; stable identifiers):
 //
@@ -19,7 +21,7 @@
 //	gitlab-token           glpat-...
 //	slack-token            xox[abposr]-..., xapp-...
 //	slack-webhook          https://hooks.slack.com/services/T.../B.../...
-//	anthropic-api-key      sk-ant-api03-..., sk-ant-admin01-..., sk-ant-oat01-...
+//	anthropic-api-key      sk-ant-<letters><2 digits>-<80+ chars> (api03, admin01, oat01, ...)
 //	openai-api-key         sk-..., sk-proj-..., sk-svcacct-..., sk-admin-...
 //	google-api-key         AIza + 35 chars
 //	stripe-secret-key      sk_live_..., sk_test_..., rk_live_..., rk_test_...
@@ -42,15 +44,18 @@
 //     base64 characters within the first 1 KiB of the body): a sentence that
 //     merely mentions the header is not a secret.
 //   - A URL password is skipped when it is a placeholder (password, pass,
-//     ***, <...>, ${...}, $VAR, {{...}}, %s, ...) or equals the user name
-//     (well-known defaults such as guest:guest, postgres:postgres).
+//     ***, <...>, ${...}, $VAR, {{...}}, %s, foo:bar, ...), shorter than 4
+//     bytes, equal to the user name (well-known defaults such as
+//     guest:guest, postgres:postgres), or when the host is an example
+//     domain (example.com, sub.example.org, ...).
 //
 // A Match covers the secret itself: the whole token, the whole private key
 // block (to the end of the input if the END line is missing), the value
 // after an AWS secret key label, or just the password of a URL. Find returns
 // matches ordered by Start and non-overlapping; when two candidates overlap
 // they are merged into one match that covers both, so that Redact never
-// leaves part of a detected secret behind.
+// leaves part of a detected secret behind. Redact rescans its output (see
+// Redact), so Find(Redact(text)) is always empty.
 //
 // Limitations: only the formats above are known; generic high-entropy
 // strings, passwords outside URLs and secrets split across lines (other

@@ -16,7 +16,7 @@ const (
 	updig  = "7Q2WZ5R3TN6V4YK2PH5M3JD7XB6LC4GF"
 )
 
-// mix returns a deterministic n-character string over alphabet with upper
+// mix returns a deterministic n-character string mixing upper
 // case, lower case and digits, varying with seed.
 func mix(n, seed int) string {
 	return gen(n, seed, alnum+alnum2)
