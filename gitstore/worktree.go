@@ -86,4 +86,3 @@ func walk(base, rel string, out *[]record.Entry) error {
 	}
 	return nil
 }
-
