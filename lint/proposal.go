@@ -49,12 +49,22 @@ func Check(base record.Snapshot, cs *record.ChangeSet, actor Actor, opts Options
 	return Report{Findings: out, Files: rep.Files}
 }
 
+// PathFinding checks a path a tool or change wants to write, relative to
+// .yoi/: absolute paths, "..", empty elements and backslashes are refused.
+// It returns nil for a clean path.
+func PathFinding(path string) *Finding {
+	if _, err := record.CleanRel(path); err != nil {
+		return &Finding{Path: path, Line: 1, Col: 1, Severity: Error, Rule: RulePathUnsafe, Message: err.Error()}
+	}
+	return nil
+}
+
 func changeFindings(base record.Snapshot, c record.Change, actor Actor, opts Options) ([]Finding, bool) {
 	add := func(rule, format string, args ...any) []Finding {
 		return []Finding{{Path: c.Path, Line: 1, Col: 1, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...)}}
 	}
-	if _, err := record.CleanRel(c.Path); err != nil {
-		return add(RulePathUnsafe, "%v", err), false
+	if f := PathFinding(c.Path); f != nil {
+		return []Finding{*f}, false
 	}
 	loc := record.Classify(c.Path)
 	if actor == Automation {
