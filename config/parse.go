@@ -121,6 +121,11 @@ func ParseFile(r io.Reader, name string) ([]Entry, error) {
 	p.fset = token.NewFileSet()
 	file := p.fset.AddFile(name, p.fset.Base(), len(src))
 	p.s.Init(file, src, func(pos token.Position, msg string) {
+		// "key value" without '=': the scanner only sees an odd character
+		// after white space; say what it wants.
+		if off := pos.Offset; strings.HasPrefix(msg, "illegal character") && off > 0 && off <= len(src) && (src[off-1] == ' ' || src[off-1] == '\t') {
+			msg += " (expected key = value)"
+		}
 		p.errs = append(p.errs, scanErr{pos.Line, msg})
 	}, 0)
 	return p.parse()

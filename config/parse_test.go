@@ -145,6 +145,7 @@ var parseFileErrorTests = []struct {
 	{"unterminated quote", "[yoimem]\n\tbranch = \"abc\n\tk = v\n", ".yoi/config:2: string not terminated", true},
 	{"unknown escape", "[yoimem]\n\n\tbranch = a\\qb\n", ".yoi/config:3: unknown escape sequence", true},
 	{"underscore in key", "[yoimem]\n\tmax_results = 1\n", ".yoi/config:2: illegal character U+005F '_'", true},
+	{"missing equals sign", "[yoimem \"search\"]\n\tmaxResults 10\n", ".yoi/config:2: illegal character U+0031 '1' (expected key = value)", true},
 	{"error in another section", "[core]\n\tbare false\n", ".yoi/config:2: expected '=' after bare", true},
 	{"stray character", "[yoimem]\n\t= 1\n", ".yoi/config:2: expected section header or key", true},
 }

@@ -36,7 +36,7 @@ func replacedByFindings(targets []record.Entry, idx *index, known map[string]*fa
 		case f.replacedBy == f.slug:
 			add(RuleReplacedByTarget, "replaced_by names the record itself")
 		case !idx.slugs[f.replacedBy]:
-			add(RuleReplacedByTarget, "replaced_by: %s names no record (no memory/decisions/%s.md)", f.replacedBy, f.replacedBy)
+			add(RuleReplacedByTarget, "replaced_by: %s names no record (no decision, request or knowledge record has that slug)", f.replacedBy)
 		default:
 			if chain := cycleFrom(f, lookup); chain != nil {
 				add(RuleReplacedByCycle, "replaced_by chain loops: %s", strings.Join(chain, " -> "))

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 	"github.com/yoimem/git-yoimem/record"
@@ -97,9 +98,10 @@ func lossFindings(c record.Change, prev []byte, opts Options) []Finding {
 	}
 	var out []Finding
 	oldBody, newBody := string(oldRec.Body()), string(newRec.Body())
-	if removed := removedChars(oldBody, newBody); opts.LossRatio > 0 && len(oldBody) >= 200 && float64(removed) > opts.LossRatio*float64(len(oldBody)) {
+	total := utf8.RuneCountInString(oldBody)
+	if removed := removedChars(oldBody, newBody); opts.LossRatio > 0 && total >= 200 && float64(removed) > opts.LossRatio*float64(total) {
 		out = append(out, Finding{Path: c.Path, Line: newRec.Doc.BodyLine(), Col: 1, Severity: Warning, Rule: RuleInformationLoss,
-			Message: fmt.Sprintf("the update removes %d of %d characters of the previous text (%.0f%%); keep every claim, reason and source", removed, len(oldBody), 100*float64(removed)/float64(len(oldBody)))})
+			Message: fmt.Sprintf("the update removes %d of %d characters of the previous text (%.0f%%); keep every claim, reason and source", removed, total, 100*float64(removed)/float64(total))})
 	}
 	if oldRec.Kind == record.KindDecision || oldRec.Kind == record.KindRequest {
 		if lost := missingSources(oldRec.Sources, newRec.Sources); len(lost) > 0 {
@@ -118,7 +120,7 @@ func removedChars(a, b string) int {
 	n := 0
 	for _, d := range diffs {
 		if d.Type == diffmatchpatch.DiffDelete {
-			n += len(d.Text)
+			n += utf8.RuneCountInString(d.Text)
 		}
 	}
 	return n

@@ -64,7 +64,7 @@ func Rules() []RuleInfo {
 		{RuleSlugExists, Error, "creating a record whose slug already exists; update it instead"},
 		{RuleWorkflowWrite, Error, "automation may not write under .yoi/workflow/"},
 		{RuleWriteArea, Error, "automation may write only records under memory/ and knowledge/"},
-		{RuleDescriptionLen, Error, "description longer than the cap (1024) on a model_invokation: true record"},
+		{RuleDescriptionLen, Error, "description longer than yoimem.lint.descriptionChars (default 1024) on a model_invokation: true record"},
 		{RuleCharCap, Error, "record longer than its kind's character cap"},
 		{RuleFileSize, Error, "file larger than yoimem.lint.maxFileBytes; not parsed"},
 		{RulePathSlug, Error, "file name is not a valid slug (kebab-case, at most 64 characters)"},

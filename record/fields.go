@@ -48,7 +48,9 @@ func Required(kind Kind) []string {
 	case KindSummary:
 		return []string{KeyUpdatedAt}
 	case KindDecision:
-		return []string{KeyCreatedAt, KeyUpdatedAt, KeyStatus, KeySources}
+		// The plan lists created_at, updated_at and sources; status is an
+		// enum when present (a decision without one reads as open).
+		return []string{KeyCreatedAt, KeyUpdatedAt, KeySources}
 	case KindRequest:
 		return []string{KeyCreatedAt, KeyUpdatedAt, KeySources}
 	case KindKnowledge:

@@ -28,7 +28,7 @@ func TestDecodeFieldErrors(t *testing.T) {
 		rule, key      string
 		line           int
 	}{
-		{"missing status", "memory/decisions/a.md", strings.Replace(validDecision, "status: open\n", "", 1), RuleRequired, "status", 1},
+		{"missing sources", "memory/decisions/a.md", strings.Replace(validDecision, "sources:\n  - {session_id: s1, range: [1, 2]}\n", "", 1), RuleRequired, "sources", 1},
 		{"status enum", "memory/decisions/a.md", strings.Replace(validDecision, "status: open", "status: done", 1), RuleStatusEnum, "status", 4},
 		{"replaced without replaced_by", "memory/decisions/a.md", strings.Replace(validDecision, "status: open", "status: replaced", 1), RuleReplacedByReq, "status", 4},
 		{"replaced_by without replaced", "memory/decisions/a.md", strings.Replace(validDecision, "status: open", "status: open\nreplaced_by: b", 1), RuleReplacedByReq, "replaced_by", 5},

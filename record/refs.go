@@ -12,12 +12,15 @@ type Ref struct {
 	Offset    int // byte offset of the '#'
 }
 
-// Refs finds #slug references in Markdown. Headings ("# Title"), code spans
-// and fenced code blocks, URL fragments (page#anchor, ](#anchor)) and issue
-// numbers (#42) are not references. A slug needs at least one letter.
+// Refs finds #slug references in Markdown. Headings ("# Title"), code spans,
+// fenced and indented code blocks, URL fragments (page#anchor, ](#anchor))
+// and issue numbers (#42) are not references. A slug needs a letter.
 func Refs(text []byte) []Ref {
 	var refs []Ref
-	var fence []byte // the opening fence while inside a fenced block
+	var fence []byte  // the opening fence while inside a fenced block
+	blank := true     // the previous line was blank (or the text starts)
+	indented := false // inside an indented code block
+	listy := false    // the paragraph before was a list item: indent continues it
 	line := 1
 	for start := 0; start < len(text); line++ {
 		end := bytes.IndexByte(text[start:], '\n')
@@ -27,7 +30,20 @@ func Refs(text []byte) []Ref {
 			end += start
 		}
 		l := text[start:end]
+		isBlank := len(bytes.TrimSpace(l)) == 0
+		if !isBlank && fence == nil {
+			code := isIndentedCode(l)
+			switch {
+			case code && (indented || blank && !listy):
+				indented = true
+			case !code:
+				indented = false
+				listy = isListItem(l) || (listy && !blank)
+			}
+		}
+		blank = isBlank
 		switch f := fenceOf(l); {
+		case indented:
 		case fence != nil:
 			if f != nil && bytes.HasPrefix(f, fence[:1]) && len(f) >= len(fence) && len(bytes.TrimSpace(bytes.TrimLeft(bytes.TrimSpace(l), string(fence[:1])))) == 0 {
 				fence = nil
@@ -40,6 +56,27 @@ func Refs(text []byte) []Ref {
 		start = end + 1
 	}
 	return refs
+}
+
+// isIndentedCode: four spaces or a tab open an indented code line.
+func isIndentedCode(l []byte) bool {
+	return bytes.HasPrefix(l, []byte("    ")) || bytes.HasPrefix(l, []byte("\t"))
+}
+
+// isListItem: "- ", "* ", "+ " or "1. " after up to three spaces.
+func isListItem(l []byte) bool {
+	t := bytes.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 || len(t) < 2 {
+		return false
+	}
+	if (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ' {
+		return true
+	}
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' '
 }
 
 // fenceOf returns the fence marker (``` or ~~~, possibly longer) when the
@@ -114,8 +151,9 @@ func refBoundary(l []byte, i int) bool {
 
 func isSlugByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' }
 
-// continuesWord rejects #Foo, #foo_bar and #foo.bar.baz-like tokens that
-// are not slugs; a sentence's final period is fine.
+// continuesWord rejects #Foo, #foo_bar, #foo/bar and #föo, which are not
+// slugs. A period ends the slug, so "#foo." at the end of a sentence (and
+// "#foo.bar") refer to foo.
 func continuesWord(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c == '_' || c == '/' || c >= 0x80
 }

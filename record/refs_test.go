@@ -27,6 +27,10 @@ func TestRefs(t *testing.T) {
 		{"über #ünicode", ""},
 		{"unclosed `code #inside", ""},
 		{"- bullet #in-list", "in-list@1:10"},
+		{"text\n\n    #indented-code\n\n#after", "after@5:1"},
+		{"para\n    #lazy-continuation", "lazy-continuation@2:5"},
+		{"- item\n\n    #list-paragraph", "list-paragraph@3:5"},
+		{"\t#tab-code", ""},
 	}
 	for _, tt := range tests {
 		got := ""

@@ -88,6 +88,7 @@ func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOption
 		}
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		if opts.key != "" {
 			return enc.Encode(out[0])
 		}

@@ -33,7 +33,7 @@ replaced_by links are checked against the whole .yoi/ either way.
 Findings print one per line, compiler style:
    path:line:col: error|warning rule-id: message
 --format json prints {"findings": [...], "files", "errors", "warnings"}
-with paths relative to the workspace root. --list-rules lists the rules.
+with paths relative to the repository's top level. --list-rules lists the rules.
 
 Exit status is 1 when any finding is an error; warnings alone exit 0.`,
 		Flags: []cli.Flag{
@@ -142,6 +142,7 @@ func printLint(env Env, w *workspace, rep lint.Report, format string) error {
 		}
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(out)
 	}
 	var b strings.Builder
@@ -163,6 +164,7 @@ func listRules(env Env, format string) error {
 	if format == "json" {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(rules)
 	}
 	var b strings.Builder
