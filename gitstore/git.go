@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Git runs git commands in a directory with a given environment.
@@ -51,6 +53,9 @@ func (g Git) RunInput(ctx context.Context, stdin []byte, args ...string) ([]byte
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = g.Dir
 	cmd.Env = g.Env
+	// git's children (aliases, hooks) inherit its stdout and stderr; without
+	// a delay, a canceled command waits for them to close the pipes.
+	cmd.WaitDelay = waitDelay
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -66,6 +71,10 @@ func (g Git) RunInput(ctx context.Context, stdin []byte, args ...string) ([]byte
 	}
 	return stdout.Bytes(), nil
 }
+
+// waitDelay bounds the wait for git's output pipes once git has exited or
+// its context is done.
+const waitDelay = 500 * time.Millisecond
 
 // ErrNotRepository means the directory is not inside a git working tree.
 var ErrNotRepository = errors.New("not a git repository")
@@ -83,7 +92,10 @@ type Repo struct {
 
 // Locate finds the repository that contains g.Dir with one git call.
 func Locate(ctx context.Context, g Git) (Repo, error) {
-	out, err := g.Run(ctx, "rev-parse", "--path-format=absolute", "--is-inside-work-tree", "--git-dir", "--git-common-dir", "--show-toplevel")
+	// The errors are told apart by git's message, so it must be untranslated.
+	c := g
+	c.Env = untranslated(g.Env)
+	out, err := c.Run(ctx, "rev-parse", "--path-format=absolute", "--is-inside-work-tree", "--git-dir", "--git-common-dir", "--show-toplevel")
 	if err != nil {
 		var ge *Error
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
@@ -102,4 +114,13 @@ func Locate(ctx context.Context, g Git) (Repo, error) {
 	r.Git = g
 	r.Git.Dir = r.TopLevel
 	return r, nil
+}
+
+// untranslated returns a copy of env (nil: the process's) in which git
+// prints its messages in English.
+func untranslated(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	return append(env[:len(env):len(env)], "LC_ALL=C", "LANGUAGE=")
 }

@@ -8,8 +8,8 @@ import (
 	"syscall"
 )
 
-// readNoFollow reads a regular file without following a symlink at its
-// last element. It talks to the kernel directly: os.File's poller
+// readNoFollow reads a regular file without following symlinks (see
+// openNoFollow). It talks to the kernel directly: os.File's poller
 // registration and stat cost more than the read for small records, and
 // lint reads 10,000 of them. size is the listed size (-1: unknown);
 // at most maxRead+1 bytes are read when maxRead > 0.
@@ -32,7 +32,11 @@ func readNoFollow(path string, size, maxRead int64) ([]byte, error) {
 	}
 	buf := make([]byte, 0, want)
 	for {
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		end := cap(buf)
+		if maxRead > 0 && int64(end) > maxRead+1 {
+			end = int(maxRead + 1) // buf grows past want when the file grew
+		}
+		n, err := syscall.Read(fd, buf[len(buf):end])
 		if errors.Is(err, syscall.EINTR) {
 			continue
 		}
@@ -48,19 +52,6 @@ func readNoFollow(path string, size, maxRead int64) ([]byte, error) {
 		case len(buf) == cap(buf):
 			buf = append(buf, 0)[:len(buf)]
 		}
-	}
-}
-
-func openNoFollow(path string) (int, error) {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			return -1, &pathError{"open", path, err}
-		}
-		return fd, nil
 	}
 }
 

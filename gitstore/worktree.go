@@ -31,20 +31,24 @@ func WorktreeSnapshot(root string, maxRead int64) (record.Snapshot, error) {
 	case !fi.IsDir():
 		return record.Snapshot{}, fmt.Errorf("%s is not a directory", dir)
 	}
+	// Reads refuse symlinks in every component, so the path up to .yoi/
+	// must have none of its own.
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	var snap record.Snapshot
 	if err := walk(dir, "", &snap.Entries); err != nil {
 		return record.Snapshot{}, err
 	}
 	snap.Sort()
 	snap.Read = func(rel string) ([]byte, error) {
-		if _, err := record.CleanRel(rel); err != nil {
-			return nil, err
+		// Only what the listing holds as a regular file is read: no path
+		// the walk did not see, no FIFO, no link.
+		e, ok := snap.Lookup(rel)
+		if !ok || e.Mode != record.ModeRegular {
+			return nil, fmt.Errorf("read %s: %w", rel, record.ErrNotExist)
 		}
-		size := int64(-1)
-		if e, ok := snap.Lookup(rel); ok {
-			size = e.Size
-		}
-		return readNoFollow(filepath.Join(dir, filepath.FromSlash(rel)), size, maxRead)
+		return readNoFollow(filepath.Join(dir, filepath.FromSlash(rel)), e.Size, maxRead)
 	}
 	return snap, nil
 }
@@ -78,7 +82,8 @@ func walk(base, rel string, out *[]record.Entry) error {
 				return fmt.Errorf("stat %s: %w", filepath.Join(base, p), err)
 			}
 			e.Mode, e.Size = record.ModeRegular, info.Size()
-			e.ReadOnly = info.Mode().Perm()&0o222 == 0
+			// The plan's lock is the owner's write bit (chmod u-w, -r--).
+			e.ReadOnly = info.Mode().Perm()&0o200 == 0
 		default:
 			e.Mode = record.ModeOther
 		}

@@ -1,0 +1,200 @@
+package gitstore
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// ErrSHA256 means the repository uses SHA-256 object names, which the
+// object store here does not support.
+var ErrSHA256 = errors.New("SHA-256 repositories are not supported yet")
+
+// Objects reads and writes git objects through go-git's storage, opened
+// directly on the git directories (not the porcelain way, which refuses
+// repositories with extensions.worktreeConfig and ignores linked
+// worktrees' common directory). go-git's storage is not safe for
+// concurrent use, so every call holds a mutex.
+type Objects struct {
+	mu sync.Mutex
+	st *filesystem.Storage
+}
+
+// OpenObjects opens the object store of r.
+func OpenObjects(r Repo) (*Objects, error) {
+	if format, err := objectFormat(r.CommonDir); err != nil {
+		return nil, err
+	} else if format != "" && format != "sha1" {
+		return nil, fmt.Errorf("%s: extensions.objectFormat is %s: %w", r.CommonDir, format, ErrSHA256)
+	}
+	fs := dotgit.NewRepositoryFilesystem(osfs.New(r.GitDir), osfs.New(r.CommonDir))
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{})
+	return &Objects{st: st}, nil
+}
+
+// objectFormat reads extensions.objectformat from the repository's config
+// file without go-git's config parser (which refuses unknown extensions).
+func objectFormat(commonDir string) (string, error) {
+	f, err := os.Open(filepath.Join(commonDir, "config"))
+	if err != nil {
+		return "", fmt.Errorf("read repository config: %w", err)
+	}
+	defer f.Close()
+	section := ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			section = strings.ToLower(strings.Trim(line, "[] \t"))
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if ok && section == "extensions" && strings.EqualFold(strings.TrimSpace(k), "objectformat") {
+			return strings.ToLower(strings.TrimSpace(v)), nil
+		}
+	}
+	return "", sc.Err()
+}
+
+// ReadBlob returns a blob's content; with maxRead > 0, at most maxRead+1
+// bytes (enough to tell that it is too large).
+func (o *Objects) ReadBlob(hash string, maxRead int64) ([]byte, error) {
+	h := plumbing.NewHash(hash)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obj, err := o.st.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+	}
+	defer r.Close()
+	size := obj.Size()
+	var src io.Reader = r
+	if maxRead > 0 && size > maxRead {
+		src, size = io.LimitReader(r, maxRead+1), maxRead+1
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	if _, err := buf.ReadFrom(src); err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// BlobSize returns a blob's size from its header.
+func (o *Objects) BlobSize(hash string) (int64, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n, err := o.st.EncodedObjectSize(plumbing.NewHash(hash))
+	if err != nil {
+		return 0, fmt.Errorf("size of blob %s: %w", hash, err)
+	}
+	return n, nil
+}
+
+// WriteBlob stores content as a blob and returns its hash.
+func (o *Objects) WriteBlob(content []byte) (plumbing.Hash, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obj := o.st.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	obj.SetSize(int64(len(content)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
+	}
+	if _, err := w.Write(content); err != nil {
+		w.Close()
+		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
+	}
+	h, err := o.st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
+	}
+	return h, nil
+}
+
+// readTree returns a tree's entries; the zero hash is the empty tree.
+func (o *Objects) readTree(h plumbing.Hash) ([]object.TreeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obj, err := o.st.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", h, err)
+	}
+	var t object.Tree
+	if err := t.Decode(obj); err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", h, err)
+	}
+	return t.Entries, nil
+}
+
+// writeTree stores entries (sorted in git's order here) as a tree.
+func (o *Objects) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
+	sorted := append([]object.TreeEntry(nil), entries...)
+	sort.Sort(object.TreeEntrySorter(sorted))
+	t := object.Tree{Entries: sorted}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obj := o.st.NewEncodedObject()
+	if err := t.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
+	}
+	h, err := o.st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
+	}
+	return h, nil
+}
+
+// commitTree returns a commit's tree hash.
+func (o *Objects) commitTree(h plumbing.Hash) (plumbing.Hash, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obj, err := o.st.EncodedObject(plumbing.CommitObject, h)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	var c object.Commit
+	if err := c.Decode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	return c.TreeHash, nil
+}
+
+// writeCommit stores a commit object.
+func (o *Objects) writeCommit(c *object.Commit) (plumbing.Hash, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obj := o.st.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
+	}
+	h, err := o.st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
+	}
+	return h, nil
+}
