@@ -1,0 +1,270 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/gofrs/flock"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// ErrLocked means another process holds the memory-branch lock.
+var ErrLocked = errors.New("the memory branch is locked by another git-yoimem process")
+
+// ErrNoBase means no base branch could be found for the memory branch.
+var ErrNoBase = errors.New("no base branch")
+
+// ErrNoChange means the change set leaves the tree as it is; nothing was
+// committed.
+var ErrNoChange = errors.New("nothing to commit: the memory is already as the change set would make it")
+
+// Signature is who made a commit and when.
+type Signature struct {
+	Name, Email string
+	When        time.Time
+}
+
+// MemoryBranch commits change sets to the memory branch without touching
+// the working tree, the index or HEAD.
+type MemoryBranch struct {
+	Repo    Repo
+	Objects *Objects
+	Branch  string // short name, e.g. yoimem/memory
+	Base    string // full ref of the base branch, e.g. refs/heads/main
+	Prefix  string // .yoi/ relative to the top level, e.g. ".yoi"
+	// LockTimeout bounds the wait for the cross-process lock (0: 30 s).
+	LockTimeout time.Duration
+	// MaxAttempts bounds compare-and-swap retries (0: 5).
+	MaxAttempts int
+
+	beforeSwap func(attempt int) // test seam: runs between building and swapping
+}
+
+// CommitRequest is one memory commit.
+type CommitRequest struct {
+	Changes *record.ChangeSet
+	Message string
+	Author  Signature
+}
+
+// CommitResult says what was committed.
+type CommitResult struct {
+	Commit   string // new tip
+	Parent   string // its parent ("" for a root commit)
+	Previous string // the branch tip before ("" when the branch was new)
+	Attempts int
+}
+
+// Ref is the memory branch's full ref name.
+func (m *MemoryBranch) Ref() string { return "refs/heads/" + m.Branch }
+
+// Commit writes the change set as one commit on the memory branch. The
+// parent is the branch tip while it is not merged into the base, else the
+// base tip; the tree is the parent's with only the paths on the change
+// rewritten. The ref moves by compare-and-swap (git update-ref, which
+// honours git's own ref locks and writes the reflog), under a lock that
+// serializes git-yoimem writers; a swap lost to another writer is retried
+// from the new tip.
+func (m *MemoryBranch) Commit(ctx context.Context, req CommitRequest) (CommitResult, error) {
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	defer unlock()
+	edits, err := m.Objects.editsFor(req.Changes, m.Prefix)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	attempts := m.MaxAttempts
+	if attempts <= 0 {
+		attempts = 5
+	}
+	var lastErr error
+	for i := 1; i <= attempts; i++ {
+		res, err := m.try(ctx, req, edits, i)
+		if err == nil || !errors.Is(err, errRefMoved) {
+			res.Attempts = i
+			return res, err
+		}
+		lastErr = err
+	}
+	return CommitResult{}, fmt.Errorf("%s kept moving during %d attempts: %w", m.Ref(), attempts, lastErr)
+}
+
+var errRefMoved = errors.New("ref moved")
+
+func (m *MemoryBranch) try(ctx context.Context, req CommitRequest, edits []treeEdit, attempt int) (CommitResult, error) {
+	tip, base, err := m.tips(ctx)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	parent, err := m.parent(ctx, tip, base)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	var parentTree plumbing.Hash
+	if parent != "" {
+		if parentTree, err = m.Objects.commitTree(plumbing.NewHash(parent)); err != nil {
+			return CommitResult{}, err
+		}
+	}
+	tree, err := m.Objects.applyEdits(parentTree, edits)
+	if err != nil {
+		return CommitResult{}, fmt.Errorf("build tree for %s: %w", m.Ref(), err)
+	}
+	if tree == parentTree && parent == tip {
+		return CommitResult{Commit: tip, Parent: parent, Previous: tip}, ErrNoChange
+	}
+	if tree.IsZero() {
+		if tree, err = m.Objects.writeTree(nil); err != nil {
+			return CommitResult{}, err
+		}
+	}
+	sig := object.Signature{Name: req.Author.Name, Email: req.Author.Email, When: req.Author.When}
+	c := &object.Commit{Author: sig, Committer: sig, Message: req.Message, TreeHash: tree}
+	if parent != "" {
+		c.ParentHashes = []plumbing.Hash{plumbing.NewHash(parent)}
+	}
+	h, err := m.Objects.writeCommit(c)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	if m.beforeSwap != nil {
+		m.beforeSwap(attempt)
+	}
+	if err := m.swap(ctx, h.String(), tip, req.Message); err != nil {
+		return CommitResult{}, err
+	}
+	return CommitResult{Commit: h.String(), Parent: parent, Previous: tip}, nil
+}
+
+// tips reads the memory branch and base tips in one git call.
+func (m *MemoryBranch) tips(ctx context.Context) (tip, base string, err error) {
+	out, err := m.Repo.Git.Run(ctx, "for-each-ref", "--format=%(refname) %(objectname)", m.Ref(), m.Base)
+	if err != nil {
+		return "", "", fmt.Errorf("read %s and %s: %w", m.Ref(), m.Base, err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, hash, ok := strings.Cut(line, " ")
+		switch {
+		case !ok:
+		case name == m.Ref():
+			tip = hash
+		case name == m.Base:
+			base = hash
+		}
+	}
+	if base == "" && m.Base != "" {
+		return "", "", fmt.Errorf("base %s: %w (it does not exist)", m.Base, ErrNoBase)
+	}
+	return tip, base, nil
+}
+
+// parent: the memory tip while it is not merged into the base, else the
+// base tip.
+func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (string, error) {
+	switch {
+	case tip == "":
+		return base, nil
+	case base == "" || tip == base:
+		return tip, nil
+	}
+	_, err := m.Repo.Git.Run(ctx, "merge-base", "--is-ancestor", tip, base)
+	var ge *Error
+	switch {
+	case err == nil:
+		return base, nil // merged: start again from the base
+	case errors.As(err, &ge) && ge.ExitCode == 1:
+		return tip, nil
+	}
+	return "", fmt.Errorf("is %s merged into %s: %w", m.Ref(), m.Base, err)
+}
+
+// swap moves the ref from old (empty: must not exist) to new.
+func (m *MemoryBranch) swap(ctx context.Context, newHash, old, msg string) error {
+	if old == "" {
+		old = plumbing.ZeroHash.String()
+	}
+	subject, _, _ := strings.Cut(msg, "\n")
+	_, err := m.Repo.Git.Run(ctx, "update-ref", "--create-reflog", "-m", "yoimem: "+strings.TrimPrefix(subject, "yoimem: "), m.Ref(), newHash, old)
+	if err == nil {
+		return nil
+	}
+	now, _, rerr := m.tips(ctx)
+	if rerr == nil && now != strings.TrimPrefix(old, plumbing.ZeroHash.String()) {
+		return fmt.Errorf("%w: %v", errRefMoved, err)
+	}
+	return fmt.Errorf("move %s to %s: %w", m.Ref(), newHash, err)
+}
+
+// lock takes the cross-process writer lock in the common git directory
+// (not a *.lock name git uses). flock is released by the kernel when the
+// holder dies, so a crash leaves no stale lock.
+func (m *MemoryBranch) lock(ctx context.Context) (func(), error) {
+	dir := filepath.Join(m.Repo.CommonDir, "yoimem")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, err)
+	}
+	fl := flock.New(filepath.Join(dir, "memory-branch.flock"))
+	timeout := m.LockTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ok, err := fl.TryLockContext(ctx, 20*time.Millisecond)
+	if !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%s: %w (waited %s)", fl.Path(), ErrLocked, timeout)
+		}
+		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
+	}
+	return func() { _ = fl.Unlock() }, nil
+}
+
+// ResolveBase finds the base branch: the configured name (a local branch,
+// else origin's), else origin/HEAD's branch, else init.defaultBranch, else
+// main or master. It returns a full ref name.
+func ResolveBase(ctx context.Context, r Repo, configured string) (string, error) {
+	exists := func(ref string) bool {
+		_, err := r.Git.Run(ctx, "show-ref", "--verify", "--quiet", ref)
+		return err == nil
+	}
+	pick := func(name string) string {
+		switch {
+		case strings.HasPrefix(name, "refs/") && exists(name):
+			return name
+		case exists("refs/heads/" + name):
+			return "refs/heads/" + name
+		case exists("refs/remotes/origin/" + name):
+			return "refs/remotes/origin/" + name
+		}
+		return ""
+	}
+	if configured != "" {
+		if ref := pick(configured); ref != "" {
+			return ref, nil
+		}
+		return "", fmt.Errorf("yoimem.baseBranch %q: %w (no such local or origin branch)", configured, ErrNoBase)
+	}
+	var candidates []string
+	if out, err := r.Git.Run(ctx, "symbolic-ref", "-q", "refs/remotes/origin/HEAD"); err == nil {
+		candidates = append(candidates, strings.TrimPrefix(strings.TrimSpace(string(out)), "refs/remotes/origin/"))
+	}
+	if out, err := r.Git.Run(ctx, "config", "init.defaultBranch"); err == nil {
+		candidates = append(candidates, strings.TrimSpace(string(out)))
+	}
+	for _, name := range append(candidates, "main", "master") {
+		if ref := pick(name); name != "" && ref != "" {
+			return ref, nil
+		}
+	}
+	return "", fmt.Errorf("%w: no origin/HEAD, init.defaultBranch, main or master branch", ErrNoBase)
+}
