@@ -260,3 +260,19 @@ func TestRulesDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestChanged(t *testing.T) {
+	snap := record.MapSnapshot(map[string][]byte{
+		"memory/requests/r.md":    []byte(request("see #gone\n")),
+		"memory/requests/bad.md":  []byte(request("see #nope\n")),
+		"knowledge/k.md":          []byte(knowledge(false, "d", "")),
+		"memory/decisions/new.md": []byte(decision("open", "", "fine\n")),
+	})
+	// Only the changed file is linted; bad.md's error is not its business,
+	// but r.md breaks because knowledge/gone.md was deleted.
+	rep := Changed(snap, []string{"memory/decisions/new.md"}, []string{"knowledge/gone.md"}, DefaultOptions())
+	check(t, rep.Findings, "memory/requests/r.md:knowledge-ref")
+	if rep.Files != 1 {
+		t.Fatalf("files = %d", rep.Files)
+	}
+}

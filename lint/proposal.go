@@ -181,3 +181,20 @@ func brokenByDeletes(after record.Snapshot, deleted []string, opts Options) []Fi
 	}
 	return out
 }
+
+// Changed lints the files changed in a snapshot (staged for a commit, or
+// changed by pushed commits) against the whole snapshot, plus the records
+// the deleted paths leave pointing at nothing. Cost follows the number of
+// changed files, but for deletes, which look for references everywhere.
+func Changed(snap record.Snapshot, changed, deleted []string, opts Options) Report {
+	want := make(map[string]bool, len(changed))
+	for _, p := range changed {
+		want[p] = true
+	}
+	rep := Tree(snap, opts, func(p string) bool { return want[p] })
+	if len(deleted) > 0 {
+		rep.Findings = append(rep.Findings, brokenByDeletes(snap, deleted, opts)...)
+		sortFindings(rep.Findings)
+	}
+	return rep
+}

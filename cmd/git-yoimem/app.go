@@ -55,6 +55,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newInitCommand(env, g),
 		newLintCommand(env, g),
 		newConfigCommand(env, g),
+		newHookCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {
