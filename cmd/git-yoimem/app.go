@@ -56,6 +56,8 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newLintCommand(env, g),
 		newConfigCommand(env, g),
 		newHookCommand(env, g),
+		newLogCommand(env, g),
+		newMergeCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/gitstore"
+)
+
+type mergeOptions struct{}
+
+func newMergeCommand(env Env, g *globalOptions) *cli.Command {
+	var opts mergeOptions
+	return &cli.Command{
+		Name:  "merge",
+		Usage: "merge the memory branch into the current branch",
+		Description: `Runs 'git merge' of the memory branch (yoimem.branch, default
+yoimem/memory) into the branch you are on. It refuses while .yoi/ has
+uncommitted changes (staged, unstaged or untracked), so that no edit of
+yours is mixed into the merge. A pull request from the memory branch is
+the other way to apply memory.`,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("merge takes no arguments")
+			}
+			return runMerge(c.Context, env, g, opts)
+		},
+	}
+}
+
+func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) error {
+	w, err := openWorkspace(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	branch := w.cfg.String(config.KeyBranch)
+	ref := "refs/heads/" + branch
+	if _, err := w.repo.Git.Run(ctx, "rev-parse", "--verify", "-q", ref); err != nil {
+		return cannotRun(fmt.Errorf("no memory branch %s yet", branch), "'git yoimem consolidate' creates it")
+	}
+	prefix, err := yoiPrefix(w)
+	if err != nil {
+		return err
+	}
+	status, err := w.repo.Git.Run(ctx, "status", "--porcelain", "--untracked-files=all", "--", prefix+"/")
+	if err != nil {
+		return cannotRun(err)
+	}
+	if dirty := strings.TrimSpace(string(status)); dirty != "" {
+		return &exitError{code: exitFindings,
+			err:   fmt.Errorf("%s/ has uncommitted changes; refusing to merge %s:\n%s", prefix, branch, dirty),
+			hints: []string{"commit or stash them first ('git stash push -- " + prefix + "')"}}
+	}
+	out, err := w.repo.Git.Run(ctx, "merge", "--no-edit", "-m", "Merge memory branch "+branch, ref)
+	fmt.Fprint(env.Stderr, string(out))
+	var ge *gitstore.Error
+	if errors.As(err, &ge) {
+		fmt.Fprint(env.Stderr, ge.Stderr)
+		return &exitError{code: exitFindings, err: fmt.Errorf("git merge %s failed", branch),
+			hints: []string{"resolve the conflicts under " + prefix + "/ and commit, or 'git merge --abort'"}}
+	}
+	return err
+}
