@@ -145,23 +145,19 @@ func (m *MemoryBranch) try(ctx context.Context, req CommitRequest, edits []treeE
 	return CommitResult{Commit: h.String(), Parent: parent, Previous: tip}, nil
 }
 
-// tips reads the memory branch and base tips in one git call.
-func (m *MemoryBranch) tips(ctx context.Context) (tip, base string, err error) {
-	out, err := m.Repo.Git.Run(ctx, "for-each-ref", "--format=%(refname) %(objectname)", m.Ref(), m.Base)
-	if err != nil {
-		return "", "", fmt.Errorf("read %s and %s: %w", m.Ref(), m.Base, err)
+// tips reads the memory branch and base tips (refs are read directly:
+// a git call here would cost more than the rest of a small commit).
+func (m *MemoryBranch) tips(_ context.Context) (tip, base string, err error) {
+	if tip, err = m.Objects.RefHash(m.Ref()); err != nil {
+		return "", "", err
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		name, hash, ok := strings.Cut(line, " ")
-		switch {
-		case !ok:
-		case name == m.Ref():
-			tip = hash
-		case name == m.Base:
-			base = hash
-		}
+	if m.Base == "" {
+		return tip, "", nil
 	}
-	if base == "" && m.Base != "" {
+	if base, err = m.Objects.RefHash(m.Base); err != nil {
+		return "", "", err
+	}
+	if base == "" {
 		return "", "", fmt.Errorf("base %s: %w (it does not exist)", m.Base, ErrNoBase)
 	}
 	return tip, base, nil
@@ -174,6 +170,17 @@ func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (string, er
 	case tip == "":
 		return base, nil
 	case base == "" || tip == base:
+		return tip, nil
+	}
+	// Usually decided by a short walk back from the base over commits no
+	// older than the tip (less a day of skew); a long history asks git. A
+	// clock skewed by more than a day can make a merged tip look unmerged:
+	// the commit then builds on the tip, which is already in the base, so
+	// the branch stays correct, only not refreshed from the base.
+	if found, decided, err := m.Objects.reaches(plumbing.NewHash(base), plumbing.NewHash(tip), 1000); err == nil && decided {
+		if found {
+			return base, nil
+		}
 		return tip, nil
 	}
 	_, err := m.Repo.Git.Run(ctx, "merge-base", "--is-ancestor", tip, base)

@@ -12,7 +12,9 @@ import (
 	"github.com/yoimem/git-yoimem/record"
 )
 
-var when = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+// when is an hour after the fixed date of the test's git commits: the
+// merged-or-not walk trusts committer times to within a day.
+var when = time.Unix(1112911993+3600, 0).UTC()
 
 // memRepo is a repository with code on main and a memory branch writer.
 func memRepo(t testing.TB) (*MemoryBranch, string, []string) {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -30,8 +31,9 @@ var ErrSHA256 = errors.New("SHA-256 repositories are not supported yet")
 // worktrees' common directory). go-git's storage is not safe for
 // concurrent use, so every call holds a mutex.
 type Objects struct {
-	mu sync.Mutex
-	st *filesystem.Storage
+	mu         sync.Mutex
+	st         *filesystem.Storage
+	objectsDir string // common objects directory, for writes
 }
 
 // OpenObjects opens the object store of r.
@@ -43,7 +45,7 @@ func OpenObjects(r Repo) (*Objects, error) {
 	}
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(r.GitDir), osfs.New(r.CommonDir))
 	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{})
-	return &Objects{st: st}, nil
+	return &Objects{st: st, objectsDir: filepath.Join(r.CommonDir, "objects")}, nil
 }
 
 // objectFormat reads extensions.objectformat from the repository's config
@@ -110,27 +112,7 @@ func (o *Objects) BlobSize(hash string) (int64, error) {
 
 // WriteBlob stores content as a blob and returns its hash.
 func (o *Objects) WriteBlob(content []byte) (plumbing.Hash, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	obj := o.st.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
-	obj.SetSize(int64(len(content)))
-	w, err := obj.Writer()
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
-	}
-	if _, err := w.Write(content); err != nil {
-		w.Close()
-		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
-	}
-	h, err := o.st.SetEncodedObject(obj)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write blob: %w", err)
-	}
-	return h, nil
+	return o.writeLoose(plumbing.BlobObject, content)
 }
 
 // readTree returns a tree's entries; the zero hash is the empty tree.
@@ -156,17 +138,11 @@ func (o *Objects) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 	sorted := append([]object.TreeEntry(nil), entries...)
 	sort.Sort(object.TreeEntrySorter(sorted))
 	t := object.Tree{Entries: sorted}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	obj := o.st.NewEncodedObject()
-	if err := t.Encode(obj); err != nil {
+	mem := &plumbing.MemoryObject{}
+	if err := t.Encode(mem); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
 	}
-	h, err := o.st.SetEncodedObject(obj)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
-	}
-	return h, nil
+	return o.writeLoose(plumbing.TreeObject, memBytes(mem))
 }
 
 // commitTree returns a commit's tree hash.
@@ -186,15 +162,87 @@ func (o *Objects) commitTree(h plumbing.Hash) (plumbing.Hash, error) {
 
 // writeCommit stores a commit object.
 func (o *Objects) writeCommit(c *object.Commit) (plumbing.Hash, error) {
+	mem := &plumbing.MemoryObject{}
+	if err := c.Encode(mem); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
+	}
+	return o.writeLoose(plumbing.CommitObject, memBytes(mem))
+}
+
+// memBytes returns what was encoded into a memory object.
+func memBytes(m *plumbing.MemoryObject) []byte {
+	r, _ := m.Reader()
+	b, _ := io.ReadAll(r) // a bytes reader: cannot fail
+	return b
+}
+
+// RefHash returns the object a ref points at ("" when it does not exist),
+// read from the loose ref or packed-refs without running git.
+func (o *Objects) RefHash(name string) (string, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	obj := o.st.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
+	ref, err := o.st.Reference(plumbing.ReferenceName(name))
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return "", nil
 	}
-	h, err := o.st.SetEncodedObject(obj)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
+		return "", fmt.Errorf("read %s: %w", name, err)
 	}
-	return h, nil
+	if ref.Type() != plumbing.HashReference {
+		return "", fmt.Errorf("%s is a symbolic ref", name)
+	}
+	return ref.Hash().String(), nil
+}
+
+// commitInfo returns a commit's parents and committer time.
+func (o *Objects) commitInfo(h plumbing.Hash) ([]plumbing.Hash, time.Time, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obj, err := o.st.EncodedObject(plumbing.CommitObject, h)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	var c object.Commit
+	if err := c.Decode(obj); err != nil {
+		return nil, time.Time{}, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	return c.ParentHashes, c.Committer.When, nil
+}
+
+// reaches walks back from start looking for target, visiting only commits
+// no older than target's committer time less a day of clock skew, and at
+// most limit of them. decided is false when the walk hit the limit (the
+// caller asks git then).
+func (o *Objects) reaches(start, target plumbing.Hash, limit int) (found, decided bool, err error) {
+	_, targetTime, err := o.commitInfo(target)
+	if err != nil {
+		return false, false, err
+	}
+	floor := targetTime.Add(-24 * time.Hour)
+	seen := map[plumbing.Hash]bool{start: true}
+	queue := []plumbing.Hash{start}
+	for n := 0; len(queue) > 0; n++ {
+		if n >= limit {
+			return false, false, nil
+		}
+		h := queue[0]
+		queue = queue[1:]
+		if h == target {
+			return true, true, nil
+		}
+		parents, when, err := o.commitInfo(h)
+		if err != nil {
+			return false, false, err
+		}
+		if when.Before(floor) {
+			continue
+		}
+		for _, p := range parents {
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return false, true, nil
 }

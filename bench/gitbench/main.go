@@ -1,0 +1,60 @@
+// Command gitbench measures git-yoimem's git-facing costs against git
+// itself, in one run on one repository:
+//
+//	gitbench precommit -repo DIR [-runs N]
+//	    the time the pre-commit hook adds to `git commit` with one staged
+//	    record, divided by the time of the same commit without hooks
+//	gitbench memcommit -repo DIR [-runs N] [-files 10]
+//	    committing a change set of FILES records to the memory branch,
+//	    divided by git's own plumbing path for the same commit (temporary
+//	    index: read-tree, hash-object, update-index, write-tree,
+//	    commit-tree, update-ref)
+//
+// DIR is a repository whose .yoi/ holds the benchmark corpus, committed on
+// its current branch; git-yoimem must be on PATH for precommit.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime/pprof"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: gitbench precommit|memcommit -repo DIR [-runs N]")
+		os.Exit(2)
+	}
+	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
+	repo := fs.String("repo", "", "repository with the corpus")
+	runs := fs.Int("runs", 10, "measured runs of each side")
+	files := fs.Int("files", 10, "records per change set (memcommit)")
+	_ = fs.Parse(os.Args[2:])
+	if *repo == "" || *runs < 1 {
+		fmt.Fprintln(os.Stderr, "gitbench: -repo is required and -runs must be at least 1")
+		os.Exit(2)
+	}
+	if p := os.Getenv("GITBENCH_CPUPROFILE"); p != "" {
+		f, err := os.Create(p)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
+	if err := runBench(os.Args[1], *repo, *runs, *files); err != nil {
+		fmt.Fprintln(os.Stderr, "gitbench:", err)
+		pprof.StopCPUProfile()
+		os.Exit(1)
+	}
+}
+
+func runBench(name, repo string, runs, files int) error {
+	switch name {
+	case "precommit":
+		return preCommit(repo, runs)
+	case "memcommit":
+		return memCommit(repo, runs, files)
+	}
+	return fmt.Errorf("unknown benchmark %q", name)
+}
+
