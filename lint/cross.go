@@ -13,10 +13,10 @@ import (
 func replacedByFindings(targets []record.Entry, idx *index, known map[string]*facts, opts Options) []Finding {
 	var out []Finding
 	lookup := func(slug string) *facts {
-		p, ok := idx.decisions[slug]
-		if !ok {
+		if !idx.has(record.KindDecision, slug) {
 			return nil
 		}
+		p := record.PathFor(record.KindDecision, slug)
 		if f, ok := known[p]; ok {
 			return f
 		}
@@ -35,7 +35,7 @@ func replacedByFindings(targets []record.Entry, idx *index, known map[string]*fa
 		switch {
 		case f.replacedBy == f.slug:
 			add(RuleReplacedByTarget, "replaced_by names the record itself")
-		case !idx.slugs[f.replacedBy]:
+		case !idx.isRecord(f.replacedBy):
 			add(RuleReplacedByTarget, "replaced_by: %s names no record (no decision, request or knowledge record has that slug)", f.replacedBy)
 		default:
 			if chain := cycleFrom(f, lookup); chain != nil {
@@ -93,10 +93,19 @@ func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
 		want[e.Path] = true
 	}
 	var out []Finding
-	for kind, slugs := range idx.bySlug {
-		for _, group := range similarGroups(slugs) {
+	for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
+		slugs := idx.slugs(kind)
+		var groups [][]string
+		if len(targets) < len(slugs)/16 {
+			// A few files (a hook, a tool's write): compare them with the
+			// rest instead of clustering every slug.
+			groups = similarTo(slugs, kind, want)
+		} else {
+			groups = similarGroups(slugs)
+		}
+		for _, group := range groups {
 			for _, s := range group {
-				p := idx.paths[kind][s]
+				p := record.PathFor(kind, s)
 				if !want[p] {
 					continue
 				}
@@ -107,8 +116,68 @@ func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
 					}
 				}
 				out = append(out, Finding{Path: p, Line: 1, Col: 1, Severity: Warning, Rule: RuleSimilarSlugs,
-					Message: fmt.Sprintf("slug looks like %s: merge candidates", strings.Join(others, ", "))})
+					Message: fmt.Sprintf("slug looks like %s: merge candidates", listSome(others, 5))})
 			}
+		}
+	}
+	return out
+}
+
+// listSome joins up to n names and counts the rest.
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// similarTo returns, for each wanted slug of kind, the group of it and the
+// slugs similar to it.
+func similarTo(slugs []string, kind record.Kind, want map[string]bool) [][]string {
+	var groups [][]string
+	for _, s := range slugs {
+		if !want[record.PathFor(kind, s)] {
+			continue
+		}
+		group := []string{s}
+		for _, o := range slugs {
+			if o != s && similar(s, o) {
+				group = append(group, o)
+			}
+		}
+		if len(group) > 1 {
+			sort.Strings(group[1:])
+			groups = append(groups, group)
+		}
+	}
+	return groups
+}
+
+// similar is the pairwise form of similarGroups' test.
+func similar(a, b string) bool {
+	if wordKey(a) == wordKey(b) {
+		return true
+	}
+	if len(a) < 10 || len(b) < 10 || len(a)-len(b) > 1 || len(b)-len(a) > 1 {
+		return false
+	}
+	va, vb := variants(a), variants(b)
+	for _, x := range va {
+		for _, y := range vb {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// variants are the hashes similarGroups indexes a slug under.
+func variants(s string) []uint64 {
+	out := []uint64{hashWithout(s, -1)}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '-' && !isDigit(s[i]) {
+			out = append(out, hashWithout(s, i))
 		}
 	}
 	return out

@@ -170,7 +170,7 @@ func (fl *fileLint) refs(rec *record.Record, idx *index) {
 	}
 	first := rec.Doc.BodyLine()
 	for _, r := range record.Refs(body) {
-		if !idx.knowledge[r.Slug] {
+		if !idx.has(record.KindKnowledge, r.Slug) {
 			fl.add(Error, RuleKnowledgeRef, first+r.Line-1, r.Col, "#%s names no knowledge record (knowledge/%s.md); fix the slug, or put it in `backticks` if it is not a reference", r.Slug, r.Slug)
 		}
 	}

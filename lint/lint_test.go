@@ -276,3 +276,32 @@ func TestChanged(t *testing.T) {
 		t.Fatalf("files = %d", rep.Files)
 	}
 }
+
+// TestSimilarSlugsFewTargets: with few files selected, the pairwise path
+// finds what the full clustering finds.
+func TestSimilarSlugsFewTargets(t *testing.T) {
+	files := map[string][]byte{}
+	for i := 0; i < 40; i++ {
+		files[fmt.Sprintf("knowledge/topic-%d-notes.md", i)] = []byte(knowledge(false, "d", ""))
+	}
+	files["knowledge/retry-policy.md"] = []byte(knowledge(false, "d", ""))
+	files["knowledge/retry-polcy.md"] = []byte(knowledge(false, "d", ""))
+	files["knowledge/policy-retry.md"] = []byte(knowledge(false, "d", ""))
+	snap := record.MapSnapshot(files)
+	only := func(p string) bool { return p == "knowledge/retry-polcy.md" }
+	rep := Tree(snap, DefaultOptions(), only)
+	check(t, rep.Findings, "knowledge/retry-polcy.md:similar-slugs")
+	if !strings.Contains(rep.Findings[0].Message, "retry-policy") {
+		t.Fatalf("message: %s", rep.Findings[0].Message)
+	}
+	full := Tree(snap, DefaultOptions(), nil)
+	n := 0
+	for _, f := range full.Findings {
+		if f.Rule == RuleSimilarSlugs {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Fatalf("full clustering found %d, want 3: %v", n, full.Findings)
+	}
+}

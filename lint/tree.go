@@ -1,53 +1,53 @@
 package lint
 
 import (
+	"path"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/yoimem/git-yoimem/record"
 )
 
-// index is what the listing alone tells about the snapshot.
+// index is what the listing alone tells about the snapshot. Lookups go
+// through the snapshot's sorted entries: no maps over 10,000 paths for a
+// hook that lints one file.
 type index struct {
-	snap      record.Snapshot
-	knowledge map[string]bool
-	slugs     map[string]bool                   // every record slug, any kind
-	decisions map[string]string                 // slug -> path
-	bySlug    map[record.Kind][]string          // record slugs per kind, listing order
-	paths     map[record.Kind]map[string]string // kind -> slug -> path
+	snap record.Snapshot
 }
 
-func newIndex(snap record.Snapshot) *index {
-	idx := &index{
-		snap:      snap,
-		knowledge: map[string]bool{},
-		slugs:     map[string]bool{},
-		decisions: map[string]string{},
-		bySlug:    map[record.Kind][]string{},
-		paths:     map[record.Kind]map[string]string{},
-	}
-	for _, e := range snap.Entries {
+func newIndex(snap record.Snapshot) *index { return &index{snap: snap} }
+
+// has reports whether a record of kind with slug exists as a file.
+func (x *index) has(kind record.Kind, slug string) bool {
+	e, ok := x.snap.Lookup(record.PathFor(kind, slug))
+	return ok && e.Mode == record.ModeRegular
+}
+
+// isRecord reports whether any record (not the summary) has the slug.
+func (x *index) isRecord(slug string) bool {
+	return x.has(record.KindDecision, slug) || x.has(record.KindRequest, slug) || x.has(record.KindKnowledge, slug)
+}
+
+// slugs lists the valid slugs of a kind's regular files, in path order.
+func (x *index) slugs(kind record.Kind) []string {
+	dir := path.Dir(record.PathFor(kind, "x")) + "/"
+	es := x.snap.Entries
+	lo := sort.Search(len(es), func(i int) bool { return es[i].Path >= dir })
+	var out []string
+	for _, e := range es[lo:] {
+		if !strings.HasPrefix(e.Path, dir) {
+			break
+		}
 		if e.Mode != record.ModeRegular {
 			continue
 		}
-		loc := record.Classify(e.Path)
-		if loc.Area != record.AreaRecord || loc.Kind == record.KindSummary || loc.SlugErr != nil {
-			continue
-		}
-		idx.slugs[loc.Slug] = true
-		idx.bySlug[loc.Kind] = append(idx.bySlug[loc.Kind], loc.Slug)
-		if idx.paths[loc.Kind] == nil {
-			idx.paths[loc.Kind] = map[string]string{}
-		}
-		idx.paths[loc.Kind][loc.Slug] = e.Path
-		switch loc.Kind {
-		case record.KindKnowledge:
-			idx.knowledge[loc.Slug] = true
-		case record.KindDecision:
-			idx.decisions[loc.Slug] = e.Path
+		if loc := record.Classify(e.Path); loc.Area == record.AreaRecord && loc.Kind == kind && loc.SlugErr == nil {
+			out = append(out, loc.Slug)
 		}
 	}
-	return idx
+	return out
 }
 
 // Tree lints the snapshot. When only is non-nil, findings are reported for

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/yoimem/git-yoimem/hooks"
 )
 
 // preCommit alternates commits with and without the hook; before each, one
@@ -26,8 +28,8 @@ func preCommit(repo string, runs int) error {
 			return err
 		}
 	}
-	shim := "#!/bin/sh\nexec git yoimem hook pre-commit \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(hooked, "pre-commit"), []byte(shim), 0o755); err != nil {
+	// The shim 'git yoimem install' writes.
+	if err := os.WriteFile(filepath.Join(hooked, "pre-commit"), []byte(hooks.Shim("pre-commit")), 0o755); err != nil {
 		return err
 	}
 	var with, without []time.Duration

@@ -55,6 +55,8 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newInitCommand(env, g),
 		newLintCommand(env, g),
 		newConfigCommand(env, g),
+		newInstallCommand(env, g),
+		newUninstallCommand(env, g),
 		newHookCommand(env, g),
 		newLogCommand(env, g),
 		newMergeCommand(env, g),

@@ -87,7 +87,7 @@ func yoiPrefix(w *workspace) (string, error) {
 
 func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	env = hookEnv(env)
-	w, err := openWorkspace(ctx, env, g)
+	w, err := openHookWorkspace(ctx, env, g)
 	if err != nil {
 		return err
 	}
@@ -95,9 +95,18 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	if err != nil {
 		return err
 	}
-	changed, deleted, err := stagedChanges(ctx, w.repo, prefix)
+	objs, err := gitstore.OpenObjects(w.repo)
 	if err != nil {
 		return cannotRun(err)
+	}
+	lo := lintOptions(w.cfg)
+	// The index and objects are read directly; git answers when the index
+	// is split or sparse, or anything else is out of the ordinary.
+	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, w.repo.IndexFile(env.Dir, env.Getenv), prefix, lo.MaxFileBytes)
+	if err != nil {
+		if changed, deleted, err = stagedChanges(ctx, w.repo, prefix); err != nil {
+			return cannotRun(err)
+		}
 	}
 	if refused := stagingFiles(prefix, changed); len(refused) > 0 {
 		return &exitError{code: exitFindings,
@@ -108,17 +117,40 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	if len(records) == 0 && len(deleted) == 0 {
 		return nil
 	}
-	objs, err := gitstore.OpenObjects(w.repo)
-	if err != nil {
-		return cannotRun(err)
-	}
-	lo := lintOptions(w.cfg)
-	snap, err := gitstore.IndexSnapshot(ctx, w.repo, objs, prefix, lo.MaxFileBytes)
-	if err != nil {
+	var snap record.Snapshot
+	if lazySnap != nil {
+		snap = lazySnap()
+	} else if snap, err = gitstore.IndexSnapshot(ctx, w.repo, objs, prefix, lo.MaxFileBytes); err != nil {
 		return cannotRun(err)
 	}
 	rep := lint.Changed(snap, records, deleted, lo)
 	return reportHookFindings(env, w, prefix, rep, "commit")
+}
+
+// openHookWorkspace is openWorkspace without git processes when the
+// repository is plain: a hook's time is the committer's time.
+func openHookWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace, error) {
+	if g.workspace != "" || env.Getenv == nil {
+		return openWorkspace(ctx, env, g)
+	}
+	repo, ok := gitstore.Discover(env.Dir, env.Getenv, gitFor(env, env.Dir))
+	if !ok {
+		return openWorkspace(ctx, env, g)
+	}
+	w := &workspace{repo: repo, root: repo.TopLevel}
+	var gitEntries []config.Entry
+	if config.MayHaveGitSettings(repo.GitDir, repo.CommonDir, env.Getenv) {
+		var err error
+		if gitEntries, err = config.FromGit(ctx, repo.Git.Run); err != nil {
+			return nil, cannotRun(err)
+		}
+	}
+	cfg, err := resolveConfig(env, g, filepath.Join(w.root, record.Dir, record.ConfigPath), gitEntries)
+	if err != nil {
+		return nil, err
+	}
+	w.cfg = cfg
+	return w, nil
 }
 
 // stagedChanges lists .yoi/-relative paths added or modified, and deleted,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"time"
 )
 
@@ -20,9 +21,16 @@ func main() {
 		// beats 100 on time and 400 on both time and memory).
 		debug.SetGCPercent(200)
 	}
+	if p := os.Getenv("YOIMEM_CPUPROFILE"); p != "" {
+		// For profiling a slow command on a user's repository.
+		if f, err := os.Create(p); err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args, realEnv())
 	stop()
+	pprof.StopCPUProfile()
 	os.Exit(code)
 }
 

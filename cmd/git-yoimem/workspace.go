@@ -53,13 +53,27 @@ func locate(ctx context.Context, env Env, g *globalOptions) (*workspace, error) 
 	return w, nil
 }
 
-// openWorkspace locates the repository and loads the configuration.
+// openWorkspace locates the repository and loads the configuration. The
+// two git calls they need run at once: hooks pay for every millisecond.
 func openWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace, error) {
+	type gitConfig struct {
+		entries []config.Entry
+		err     error
+	}
+	fromGit := make(chan gitConfig, 1)
+	go func() {
+		entries, err := config.FromGit(ctx, gitFor(env, env.Dir).Run)
+		fromGit <- gitConfig{entries, err}
+	}()
 	w, err := locate(ctx, env, g)
+	gc := <-fromGit
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := loadConfig(ctx, env, g, w.repo.Git, filepath.Join(w.root, record.Dir, record.ConfigPath))
+	if gc.err != nil {
+		return nil, cannotRun(gc.err)
+	}
+	cfg, err := resolveConfig(env, g, filepath.Join(w.root, record.Dir, record.ConfigPath), gc.entries)
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +84,14 @@ func openWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace, 
 // loadConfig resolves flag > git config > .yoi/config > default. file may
 // be empty when there is no workspace.
 func loadConfig(ctx context.Context, env Env, g *globalOptions, git gitstore.Git, file string) (*config.Config, error) {
+	gitEntries, err := config.FromGit(ctx, git.Run)
+	if err != nil {
+		return nil, cannotRun(err)
+	}
+	return resolveConfig(env, g, file, gitEntries)
+}
+
+func resolveConfig(env Env, g *globalOptions, file string, gitEntries []config.Entry) (*config.Config, error) {
 	var fileEntries []config.Entry
 	if file != "" {
 		f, err := os.Open(file)
@@ -84,10 +106,6 @@ func loadConfig(ctx context.Context, env Env, g *globalOptions, git gitstore.Git
 				return nil, cannotRun(err)
 			}
 		}
-	}
-	gitEntries, err := config.FromGit(ctx, git.Run)
-	if err != nil {
-		return nil, cannotRun(err)
 	}
 	var flags []config.Entry
 	for _, s := range g.configFlags {

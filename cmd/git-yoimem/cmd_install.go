@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/hooks"
+)
+
+type installOptions struct {
+	chain bool // keep foreign hooks as <name>.yoimem-prev and run them first
+	print bool // print what would be installed; write nothing
+	force bool // write into the hooks directory even if a hook manager owns it
+}
+
+func newInstallCommand(env Env, g *globalOptions) *cli.Command {
+	var opts installOptions
+	return &cli.Command{
+		Name:  "install",
+		Usage: "install the pre-commit and pre-push hooks",
+		Description: `Writes small shell scripts as the pre-commit and pre-push hooks of this
+repository, in the directory git runs hooks from (core.hooksPath if set;
+linked worktrees share the main repository's). Each checks that
+git-yoimem is on PATH and runs 'git yoimem hook <name>'. Running install
+again is safe; it upgrades hooks written by an older git-yoimem.
+
+A hook that git-yoimem did not write is never overwritten: install
+refuses (exit 1) and writes nothing, unless --chain keeps that hook as
+<name>.yoimem-prev and runs it first. When husky, lefthook or the
+pre-commit framework manages the hooks, install prints what to add to
+its configuration instead and writes nothing (--force writes anyway).`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "chain", Usage: "keep an existing hook as <name>.yoimem-prev and run it before git-yoimem's", Destination: &opts.chain},
+			&cli.BoolFlag{Name: "print", Usage: "print the hooks (or a hook manager's configuration lines) to stdout; write nothing", Destination: &opts.print},
+			&cli.BoolFlag{Name: "force", Usage: "write into the hooks directory even when a hook manager manages it", Destination: &opts.force},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("install takes no arguments")
+			}
+			w, err := locate(c.Context, env, g)
+			if err != nil {
+				return err
+			}
+			_, err = installHooks(c.Context, env, w, opts)
+			return err
+		},
+	}
+}
+
+type uninstallOptions struct{}
+
+func newUninstallCommand(env Env, g *globalOptions) *cli.Command {
+	var opts uninstallOptions
+	return &cli.Command{
+		Name:  "uninstall",
+		Usage: "remove the hooks that 'git yoimem install' wrote",
+		Description: `Removes git-yoimem's pre-commit and pre-push hooks and puts back the
+hooks that 'git yoimem install --chain' had kept as <name>.yoimem-prev.
+Hooks that git-yoimem did not write are left alone. Running it again is
+safe.`,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("uninstall takes no arguments")
+			}
+			return runUninstall(c.Context, env, g, opts)
+		},
+	}
+}
+
+// hooksDir asks git where it runs hooks from: core.hooksPath (a relative
+// one taken from the top level) or the common git dir's hooks/.
+func hooksDir(ctx context.Context, w *workspace) (string, error) {
+	out, err := w.repo.Git.Run(ctx, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return "", cannotRun(fmt.Errorf("find the hooks directory: %w", err))
+	}
+	dir := strings.TrimSuffix(strings.TrimSuffix(string(out), "\n"), "\r")
+	if !filepath.IsAbs(dir) {
+		return "", cannotRun(fmt.Errorf("find the hooks directory: git rev-parse --git-path hooks printed %q", dir))
+	}
+	return filepath.Clean(dir), nil
+}
+
+// installHooks installs the hooks of w's repository and reports on
+// env.Stderr what it did; with opts.print, or when a hook manager owns the
+// hooks (unless opts.force), it prints to env.Stdout instead and writes
+// nothing (nil results). A foreign hook without opts.chain is an exit-1
+// error that wraps the *hooks.ForeignHookError.
+func installHooks(ctx context.Context, env Env, w *workspace, opts installOptions) ([]hooks.Result, error) {
+	dir, err := hooksDir(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	shown := displayPath(env, dir)
+	if !opts.force {
+		if m, ok := hooks.DetectManager(w.repo.TopLevel, dir); ok {
+			text := m.Instructions
+			if v := version(); !strings.HasPrefix(v, "devel") {
+				text = strings.ReplaceAll(text, hooks.VersionPlaceholder, "v"+v)
+			}
+			fmt.Fprint(env.Stdout, text)
+			statusf(env.Stderr, "%s manages the hooks of this repository (%s); nothing written", m.Name, m.Evidence)
+			statusf(env.Stderr, "add the lines printed above to its configuration, or run 'git yoimem install --force' to write hooks into %s anyway", shown)
+			return nil, nil
+		}
+	}
+	if opts.print {
+		for i, name := range hooks.Names() {
+			if i > 0 {
+				fmt.Fprintln(env.Stdout)
+			}
+			fmt.Fprintf(env.Stdout, "==> %s <==\n%s", displayPath(env, filepath.Join(dir, name)), hooks.Shim(name))
+		}
+		return nil, nil
+	}
+	results, err := hooks.Install(dir, hooks.Options{Chain: opts.chain})
+	unchanged := 0
+	for _, r := range results {
+		if r.Action == hooks.Unchanged {
+			unchanged++
+		}
+	}
+	if err == nil && unchanged == len(results) {
+		statusf(env.Stderr, "git-yoimem hooks are already installed in %s; nothing to do", shown)
+	} else {
+		for _, r := range results {
+			p := displayPath(env, r.Path)
+			switch r.Action {
+			case hooks.Unchanged:
+				statusf(env.Stderr, "%s is up to date", p)
+			case hooks.Chained:
+				statusf(env.Stderr, "installed %s; the hook that was there is now %s%s and runs first", p, r.Hook, hooks.PrevSuffix)
+			default:
+				statusf(env.Stderr, "%s %s", r.Action, p)
+			}
+		}
+	}
+	var fe *hooks.ForeignHookError
+	var pe *hooks.PrevExistsError
+	switch {
+	case errors.As(err, &fe):
+		msg, it := "a hook that git-yoimem did not write is in the way; nothing installed:\n", "it"
+		if len(fe.Paths) > 1 {
+			msg, it = "hooks that git-yoimem did not write are in the way; nothing installed:\n", "each"
+		}
+		return nil, &exitError{
+			code: exitFindings,
+			err:  &wrapped{msg: msg + listPaths(env, fe.Paths), err: err},
+			hints: []string{
+				"git yoimem install --chain keeps " + it + " as <hook>" + hooks.PrevSuffix + " and runs it before git-yoimem; or remove " + it + " and run 'git yoimem install' again",
+			},
+		}
+	case errors.As(err, &pe):
+		return nil, &exitError{
+			code: exitFindings,
+			err:  &wrapped{msg: "cannot chain: a hook that git-yoimem did not write is already kept as:\n" + listPaths(env, pe.Paths), err: err},
+			hints: []string{
+				"compare it with the hook of the same name, merge or remove one of them, then run 'git yoimem install --chain' again",
+			},
+		}
+	case err != nil:
+		return results, cannotRun(err)
+	}
+	if len(results) > unchanged && !onPath(env, "git-yoimem") {
+		warnf(env.Stderr, "git-yoimem is not on PATH: the hooks will stop commits and pushes until it is")
+	}
+	return results, nil
+}
+
+func runUninstall(ctx context.Context, env Env, g *globalOptions, _ uninstallOptions) error {
+	w, err := locate(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	dir, err := hooksDir(ctx, w)
+	if err != nil {
+		return err
+	}
+	results, err := hooks.Uninstall(dir)
+	changed := 0
+	for _, r := range results {
+		p := displayPath(env, r.Path)
+		switch r.Action {
+		case hooks.Restored:
+			changed++
+			statusf(env.Stderr, "restored %s from %s%s", p, r.Hook, hooks.PrevSuffix)
+		case hooks.Kept:
+			statusf(env.Stderr, "left %s alone: git-yoimem did not write it", p)
+		default:
+			changed++
+			statusf(env.Stderr, "%s %s", r.Action, p)
+		}
+	}
+	if err != nil {
+		return cannotRun(err)
+	}
+	if changed == 0 {
+		statusf(env.Stderr, "no git-yoimem hooks in %s; nothing to do", displayPath(env, dir))
+		if m, ok := hooks.DetectManager(w.repo.TopLevel, dir); ok {
+			statusf(env.Stderr, "%s manages the hooks of this repository (%s): if its configuration runs 'git yoimem hook', remove that there", m.Name, m.Evidence)
+		}
+	}
+	return nil
+}
+
+func listPaths(env Env, paths []string) string {
+	var b strings.Builder
+	for i, p := range paths {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("  " + displayPath(env, p))
+	}
+	return b.String()
+}
+
+// wrapped is an error with its own message that still matches what it
+// wraps (errors.Is, errors.As).
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (e *wrapped) Error() string { return e.msg }
+func (e *wrapped) Unwrap() error { return e.err }
+
+// onPath reports whether an executable file called name is in a directory
+// of env's PATH.
+func onPath(env Env, name string) bool {
+	if env.Getenv == nil {
+		return true // cannot tell: do not warn
+	}
+	for _, d := range filepath.SplitList(env.Getenv("PATH")) {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(env.Dir, d)
+		}
+		fi, err := os.Stat(filepath.Join(d, name))
+		if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,70 @@
+package config
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// MayHaveGitSettings reports whether git's configuration could hold a
+// yoimem.* key, by looking at the files and variables git reads, without
+// running git. It answers true (run git) whenever it cannot be sure: an
+// include, a deprecated GIT_CONFIG, an unreadable file. getenv reads the
+// environment; gitDir and commonDir are the repository's.
+func MayHaveGitSettings(gitDir, commonDir string, getenv func(string) string) bool {
+	if getenv("GIT_CONFIG") != "" || mentions(getenv("GIT_CONFIG_PARAMETERS")) {
+		return true
+	}
+	if n, _ := strconv.Atoi(getenv("GIT_CONFIG_COUNT")); n > 0 {
+		for i := 0; i < n; i++ {
+			if mentions(getenv("GIT_CONFIG_KEY_" + strconv.Itoa(i))) {
+				return true
+			}
+		}
+	}
+	var files []string
+	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		sys := getenv("GIT_CONFIG_SYSTEM")
+		if sys == "" {
+			sys = "/etc/gitconfig"
+		}
+		files = append(files, sys)
+	}
+	if global := getenv("GIT_CONFIG_GLOBAL"); global != "" {
+		files = append(files, global)
+	} else {
+		home := getenv("HOME")
+		xdg := getenv("XDG_CONFIG_HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		}
+		if home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	files = append(files, filepath.Join(commonDir, "config"), filepath.Join(gitDir, "config.worktree"))
+	for _, f := range files {
+		if f == "/dev/null" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			return true
+		}
+		low := bytes.ToLower(b)
+		if bytes.Contains(low, []byte("yoimem")) || bytes.Contains(low, []byte("[include")) {
+			return true
+		}
+	}
+	return false
+}
+
+func mentions(s string) bool { return strings.Contains(strings.ToLower(s), "yoimem") }

@@ -1,0 +1,193 @@
+package gitstore
+
+import (
+	"bytes"
+	"io"
+	"sort"
+	"strconv"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// This file holds the in-process paths the git hooks take: a commit waits
+// for the pre-commit hook, and on small machines every git process costs
+// several milliseconds. Each function answers ok=false (or an error) when
+// the repository is anything but plain, and the caller then asks git.
+
+// Discover finds the repository of a hook without running git: GIT_DIR
+// as git exported it, else a .git directory or file in dir (a hook runs at
+// the top of its worktree). It declines repositories that git's own
+// discovery might treat differently: ceiling directories, a GIT_DIR
+// without a work tree root, someone else's repository (safe.directory).
+func Discover(dir string, getenv func(string) string, g Git) (Repo, bool) {
+	if getenv("GIT_CEILING_DIRECTORIES") != "" || getenv("GIT_COMMON_DIR") != "" || getenv("GIT_WORK_TREE") != "" {
+		return Repo{}, false
+	}
+	gitDir := getenv("GIT_DIR")
+	switch {
+	case gitDir != "" && !filepath.IsAbs(gitDir):
+		gitDir = filepath.Join(dir, gitDir)
+	case gitDir == "":
+		dotgit := filepath.Join(dir, ".git")
+		fi, err := os.Lstat(dotgit)
+		switch {
+		case err != nil:
+			return Repo{}, false
+		case fi.IsDir():
+			gitDir = dotgit
+		case fi.Mode().IsRegular():
+			b, err := os.ReadFile(dotgit)
+			target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+			if err != nil || !ok {
+				return Repo{}, false
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(dir, target)
+			}
+			gitDir = target
+		default:
+			return Repo{}, false
+		}
+	}
+	common := gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		common = c
+	}
+	if !ownedByMe(common) || !ownedByMe(dir) {
+		return Repo{}, false
+	}
+	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
+		return Repo{}, false
+	}
+	r := Repo{TopLevel: filepath.Clean(dir), GitDir: filepath.Clean(gitDir), CommonDir: filepath.Clean(common), Git: g}
+	r.Git.Dir = r.TopLevel
+	return r, true
+}
+
+func ownedByMe(p string) bool {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Geteuid()
+}
+
+// IndexFile is the index git uses in this environment: GIT_INDEX_FILE
+// (made absolute against dir) or the worktree's index.
+func (r Repo) IndexFile(dir string, getenv func(string) string) string {
+	if f := getenv("GIT_INDEX_FILE"); f != "" {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		return f
+	}
+	return filepath.Join(r.GitDir, "index")
+}
+
+// StagedFast returns what the index stages under prefix/ against HEAD
+// (.yoi/-relative paths) and a function that builds the snapshot of the
+// staged .yoi/ (most commits stage nothing there and never call it),
+// reading the index file and objects directly. An error means: ask
+// git (see IndexSnapshot).
+func StagedFast(objs *Objects, indexFile, prefix string, maxRead int64) (changed, deleted []string, snap func() record.Snapshot, err error) {
+	idx, err := parseIndex(indexFile, prefix)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c, d, err := objs.stagedDiff(idx, prefix)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, p := range c {
+		changed = append(changed, p[len(prefix)+1:])
+	}
+	for _, p := range d {
+		deleted = append(deleted, p[len(prefix)+1:])
+	}
+	sort.Strings(changed)
+	sort.Strings(deleted)
+	return changed, deleted, func() record.Snapshot { return indexSnapshot(idx, prefix, objs, maxRead) }, nil
+}
+
+func fileModeOf(m filemode.FileMode) record.Mode {
+	switch m {
+	case filemode.Regular, filemode.Executable, filemode.Deprecated:
+		return record.ModeRegular
+	case filemode.Symlink:
+		return record.ModeSymlink
+	}
+	return record.ModeOther
+}
+
+// errIndexFormat means the index uses a format parseIndex leaves to git
+// (version 4's path compression, unknown versions, a truncated file).
+var errIndexFormat = errors.New("index format not read here")
+
+// lookupTree finds the tree at a slash path below root (zero: none).
+func (o *Objects) lookupTree(root plumbing.Hash, p string) (plumbing.Hash, error) {
+	h := root
+	for _, name := range strings.Split(p, "/") {
+		next := plumbing.ZeroHash
+		err := o.treeFiles(h, func(n string, mode filemode.FileMode, eh plumbing.Hash) error {
+			if n == name && mode == filemode.Dir {
+				next = eh
+			}
+			return nil
+		})
+		if err != nil || next.IsZero() {
+			return plumbing.ZeroHash, err
+		}
+		h = next
+	}
+	return h, nil
+}
+
+// treeFiles reads a tree object's entries without go-git's tree decoder
+// (which allocates per entry): mode, name and hash.
+func (o *Objects) treeFiles(h plumbing.Hash, fn func(name string, mode filemode.FileMode, hash plumbing.Hash) error) error {
+	o.mu.Lock()
+	obj, err := o.st.EncodedObject(plumbing.TreeObject, h)
+	var raw []byte
+	if err == nil {
+		var r io.ReadCloser
+		if r, err = obj.Reader(); err == nil {
+			raw, err = io.ReadAll(r)
+			r.Close()
+		}
+	}
+	o.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("read tree %s: %w", h, err)
+	}
+	for len(raw) > 0 {
+		sp := bytes.IndexByte(raw, ' ')
+		nul := bytes.IndexByte(raw, 0)
+		if sp < 0 || nul < sp || nul+21 > len(raw) {
+			return fmt.Errorf("tree %s: malformed entry", h)
+		}
+		mode, err := strconv.ParseUint(string(raw[:sp]), 8, 32)
+		if err != nil {
+			return fmt.Errorf("tree %s: bad mode %q", h, raw[:sp])
+		}
+		var eh plumbing.Hash
+		copy(eh[:], raw[nul+1:nul+21])
+		if err := fn(string(raw[sp+1:nul]), filemode.FileMode(mode), eh); err != nil {
+			return err
+		}
+		raw = raw[nul+21:]
+	}
+	return nil
+}
