@@ -2,13 +2,13 @@ package gitstore
 
 import (
 	"bytes"
-	"io"
-	"sort"
-	"strconv"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 

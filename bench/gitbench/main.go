@@ -57,4 +57,3 @@ func runBench(name, repo string, runs, files int) error {
 	}
 	return fmt.Errorf("unknown benchmark %q", name)
 }
-
