@@ -11,11 +11,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/hooks"
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
 	"github.com/yoimem/git-yoimem/record"
 )
 
-type initOptions struct{}
+type initOptions struct {
+	noHooks bool
+}
 
 const stagingIgnore = "/memory/_staging/\n"
 
@@ -29,7 +32,13 @@ func newInitCommand(env Env, g *globalOptions) *cli.Command {
 knowledge/, a starter memory/summary.md, a commented .yoi/config listing
 every setting with its default, and .yoi/.gitignore so that git ignores
 memory/_staging/. Existing files are left as they are, so running init
-again is safe. Nothing outside .yoi/ is written.`,
+again is safe. Nothing outside .yoi/ is written, except the git hooks:
+init runs 'git yoimem install' (pre-commit and pre-push shims) unless
+--no-hooks is given. A hook that is not ours is left alone with a warning;
+'git yoimem install --chain' keeps it and runs it first.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "no-hooks", Usage: "do not install the git hooks", Destination: &opts.noHooks},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("init takes no arguments")
@@ -39,7 +48,7 @@ again is safe. Nothing outside .yoi/ is written.`,
 	}
 }
 
-func runInit(ctx context.Context, env Env, g *globalOptions, _ initOptions) error {
+func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) error {
 	w, err := locate(ctx, env, g)
 	if err != nil {
 		return err
@@ -87,13 +96,28 @@ func runInit(ctx context.Context, env Env, g *globalOptions, _ initOptions) erro
 		created = append(created, record.Dir+"/.gitignore")
 	}
 	if len(created) == 0 {
-		statusf(env.Stderr, "%s is already set up; nothing to do", displayPath(env, yoi))
+		statusf(env.Stderr, "%s is already set up", displayPath(env, yoi))
+	} else {
+		for _, c := range created {
+			statusf(env.Stderr, "created %s", c)
+		}
+		statusf(env.Stderr, "initialized git-yoimem in %s", displayPath(env, yoi))
+	}
+	if opts.noHooks {
 		return nil
 	}
-	for _, c := range created {
-		statusf(env.Stderr, "created %s", c)
+	if _, err := installHooks(ctx, env, w, installOptions{}); err != nil {
+		// The layout is made; a hook we may not replace is the user's
+		// call, not a failed init.
+		var fe *hooks.ForeignHookError
+		var pe *hooks.PrevExistsError
+		if errors.As(err, &fe) || errors.As(err, &pe) {
+			warnf(env.Stderr, "hooks not installed: %v", err)
+			statusf(env.Stderr, "hint: 'git yoimem install --chain' keeps your hook and runs it before git-yoimem's")
+			return nil
+		}
+		return err
 	}
-	statusf(env.Stderr, "initialized git-yoimem in %s", displayPath(env, yoi))
 	return nil
 }
 
