@@ -127,14 +127,14 @@ func preCommit() *Manager {
         language: system
         pass_filenames: false
         always_run: true
-        stages: [pre-commit]
+        stages: [commit]
       - id: git-yoimem-pre-push
         name: git-yoimem (pre-push)
         entry: git yoimem hook pre-push
         language: system
         pass_filenames: false
         always_run: true
-        stages: [pre-push]
+        stages: [push]
 `,
 	}
 }

@@ -187,8 +187,9 @@ func TestInstructionsYAML(t *testing.T) {
 		}
 		for i, stage := range []string{"pre-commit", "pre-push"} {
 			h := local.Hooks[i]
+			legacy := map[string]string{"pre-commit": "commit", "pre-push": "push"}[stage]
 			if h.Entry != "git yoimem hook "+stage || h.Language != "system" || h.PassFilenames == nil || *h.PassFilenames ||
-				!h.AlwaysRun || !reflect.DeepEqual(h.Stages, []string{stage}) {
+				!h.AlwaysRun || !reflect.DeepEqual(h.Stages, []string{legacy}) {
 				t.Errorf("local %s hook: %+v", stage, h)
 			}
 		}
@@ -216,9 +217,11 @@ func TestPreCommitHooksManifest(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct{ id, entry, language, stage string }{
-		{"git-yoimem", "git-yoimem hook pre-commit", "golang", "pre-commit"},
-		{"git-yoimem-pre-push", "git-yoimem hook pre-push", "golang", "pre-push"},
-		{"git-yoimem-system", "git-yoimem hook pre-commit", "system", "pre-commit"},
+		// commit and push: the stage names every pre-commit release reads
+		{"git-yoimem", "git-yoimem hook pre-commit", "golang", "commit"},
+		{"git-yoimem-pre-push", "git-yoimem hook pre-push", "golang", "push"},
+		{"git-yoimem-system", "git-yoimem hook pre-commit", "system", "commit"},
+		{"git-yoimem-system-pre-push", "git-yoimem hook pre-push", "system", "push"},
 	}
 	if len(manifest) != len(want) {
 		t.Fatalf("%d hooks, want %d: %+v", len(manifest), len(want), manifest)

@@ -41,6 +41,12 @@ func isolatedGit(e *testscript.Env) error {
 	if err := os.WriteFile(gitconfig, []byte(cfg), 0o644); err != nil {
 		return err
 	}
+	// The pre-commit framework test uses the repository's real manifest.
+	if manifest, err := os.ReadFile(filepath.Join("..", "..", ".pre-commit-hooks.yaml")); err == nil {
+		if err := os.WriteFile(filepath.Join(e.WorkDir, "pre-commit-hooks.yaml"), manifest, 0o644); err != nil {
+			return err
+		}
+	}
 	for k, v := range map[string]string{
 		"HOME":                home,
 		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
