@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -308,5 +310,56 @@ func TestResolveBase(t *testing.T) {
 	}
 	if _, err := ResolveBase(ctx, repo, "nope"); !errors.Is(err, ErrNoBase) {
 		t.Fatalf("missing configured base: %v", err)
+	}
+}
+
+// TestHelperCommitProcess is not a test: TestConcurrentProcesses runs the
+// test binary as several processes that each commit to the memory branch.
+func TestHelperCommitProcess(t *testing.T) {
+	dir := os.Getenv("YOIMEM_TEST_COMMIT_DIR")
+	if dir == "" {
+		t.Skip("helper process")
+	}
+	env := strings.Split(os.Getenv("YOIMEM_TEST_COMMIT_ENV"), "\x1f")
+	m := openBranch(t, dir, env)
+	for i := 0; i < 5; i++ {
+		p := fmt.Sprintf("knowledge/p%s-%d.md", os.Getenv("YOIMEM_TEST_COMMIT_ID"), i)
+		if _, err := m.Commit(context.Background(), CommitRequest{Changes: changes(t, p, p+"\n"), Message: msg(i), Author: Signature{Name: "a", Email: "b", When: when}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestConcurrentProcesses: separate processes commit at once; every commit
+// lands or fails cleanly, none is lost, the reflog has them all.
+func TestConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	_, dir, env := memRepo(t)
+	const procs = 4
+	cmds := make([]*exec.Cmd, procs)
+	for i := range cmds {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCommitProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "YOIMEM_TEST_COMMIT_DIR="+dir, "YOIMEM_TEST_COMMIT_ENV="+strings.Join(env, "\x1f"), fmt.Sprintf("YOIMEM_TEST_COMMIT_ID=%d", i))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds[i] = cmd
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("process %d: %v", i, err)
+		}
+	}
+	files := runGit(t, dir, env, "ls-tree", "-r", "--name-only", "yoimem/memory", "--", ".yoi/knowledge/")
+	if n := strings.Count(files, "\n") + 1; n != procs*5+1 {
+		t.Fatalf("%d files on the branch, want %d", n, procs*5+1)
+	}
+	if n := strings.Count(runGit(t, dir, env, "reflog", "show", "--format=%H", "yoimem/memory"), "\n") + 1; n != procs*5 {
+		t.Fatalf("reflog has %d entries, want %d", n, procs*5)
+	}
+	if out, err := runGitErr(dir, env, "fsck", "--strict", "--no-dangling"); err != nil || strings.TrimSpace(out) != "" {
+		t.Fatalf("fsck: %v %s", err, out)
 	}
 }

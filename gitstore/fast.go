@@ -158,17 +158,20 @@ func (o *Objects) lookupTree(root plumbing.Hash, p string) (plumbing.Hash, error
 // treeFiles reads a tree object's entries without go-git's tree decoder
 // (which allocates per entry): mode, name and hash.
 func (o *Objects) treeFiles(h plumbing.Hash, fn func(name string, mode filemode.FileMode, hash plumbing.Hash) error) error {
-	o.mu.Lock()
-	obj, err := o.st.EncodedObject(plumbing.TreeObject, h)
-	var raw []byte
-	if err == nil {
-		var r io.ReadCloser
-		if r, err = obj.Reader(); err == nil {
-			raw, err = io.ReadAll(r)
-			r.Close()
+	raw, err := o.readLoose(h, plumbing.TreeObject)
+	if err != nil {
+		o.mu.Lock()
+		var obj plumbing.EncodedObject
+		obj, err = o.st.EncodedObject(plumbing.TreeObject, h)
+		if err == nil {
+			var r io.ReadCloser
+			if r, err = obj.Reader(); err == nil {
+				raw, err = io.ReadAll(r)
+				r.Close()
+			}
 		}
+		o.mu.Unlock()
 	}
-	o.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("read tree %s: %w", h, err)
 	}

@@ -72,7 +72,7 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 	}
 	n := int(binary.BigEndian.Uint32(b[8:12]))
 	want := []byte(prefix + "/")
-	idx := &indexFile{}
+	idx := &indexFile{entries: make([]indexEntry, 0, n)}
 	off := 12
 	for i := 0; i < n; i++ {
 		start := off
