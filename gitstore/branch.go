@@ -119,7 +119,8 @@ func (m *MemoryBranch) try(ctx context.Context, req CommitRequest, edits []treeE
 	if err != nil {
 		return CommitResult{}, fmt.Errorf("build tree for %s: %w", m.Ref(), err)
 	}
-	if tree == parentTree && parent == tip {
+	if tree == parentTree {
+		// Nothing to say: the parent (tip or base) already is this memory.
 		return CommitResult{Commit: tip, Parent: parent, Previous: tip}, ErrNoChange
 	}
 	if tree.IsZero() {
@@ -177,7 +178,7 @@ func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (string, er
 	// clock skewed by more than a day can make a merged tip look unmerged:
 	// the commit then builds on the tip, which is already in the base, so
 	// the branch stays correct, only not refreshed from the base.
-	if found, decided, err := m.Objects.reaches(plumbing.NewHash(base), plumbing.NewHash(tip), 1000); err == nil && decided {
+	if found, decided, err := m.Objects.reaches(plumbing.NewHash(base), plumbing.NewHash(tip), 64); err == nil && decided {
 		if found {
 			return base, nil
 		}
@@ -252,6 +253,8 @@ func ResolveBase(ctx context.Context, r Repo, configured string) (string, error)
 			return "refs/heads/" + name
 		case exists("refs/remotes/origin/" + name):
 			return "refs/remotes/origin/" + name
+		case exists("refs/remotes/" + name): // "origin/main"
+			return "refs/remotes/" + name
 		}
 		return ""
 	}

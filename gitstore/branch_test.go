@@ -158,6 +158,19 @@ func TestCommitNoChange(t *testing.T) {
 	}
 }
 
+// A change set that leaves the base as it is makes no commit, even when the
+// memory branch does not exist yet.
+func TestCommitNoChangeOnNewBranch(t *testing.T) {
+	m, dir, env := memRepo(t)
+	_, err := m.Commit(context.Background(), CommitRequest{Changes: changes(t, "knowledge/keep.md", "keep\n"), Message: msg(1), Author: Signature{Name: "a", Email: "b", When: when}})
+	if !errors.Is(err, ErrNoChange) {
+		t.Fatalf("err = %v, want ErrNoChange", err)
+	}
+	if _, err := runGitErr(dir, env, "rev-parse", "--verify", "-q", "yoimem/memory"); err == nil {
+		t.Fatal("an empty memory commit was made")
+	}
+}
+
 func TestCommitRetriesWhenTheRefMoves(t *testing.T) {
 	m, dir, env := memRepo(t)
 	first := commit(t, m, changes(t, "knowledge/a.md", "A\n"), 1)
@@ -307,6 +320,9 @@ func TestResolveBase(t *testing.T) {
 	runGit(t, dir, env, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/develop")
 	if ref, err := ResolveBase(ctx, repo, ""); err != nil || ref != "refs/remotes/origin/develop" {
 		t.Fatalf("origin/HEAD: %s %v", ref, err)
+	}
+	if ref, err := ResolveBase(ctx, repo, "origin/develop"); err != nil || ref != "refs/remotes/origin/develop" {
+		t.Fatalf("origin/develop: %s %v", ref, err)
 	}
 	if _, err := ResolveBase(ctx, repo, "nope"); !errors.Is(err, ErrNoBase) {
 		t.Fatalf("missing configured base: %v", err)

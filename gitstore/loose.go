@@ -35,14 +35,8 @@ func (o *Objects) writeLoose(kind plumbing.ObjectType, content []byte) (plumbing
 	if _, err := os.Stat(path); err == nil {
 		return h, nil
 	}
-	var buf bytes.Buffer
-	zw, err := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	buf, err := o.compress(header, content)
 	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	zw.Write([]byte(header))
-	zw.Write(content)
-	if err := zw.Close(); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("compress %s %s: %w", kind, name, err)
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -64,6 +58,27 @@ func (o *Objects) writeLoose(kind plumbing.ObjectType, content []byte) (plumbing
 		return plumbing.ZeroHash, fmt.Errorf("write object %s: %w", name, err)
 	}
 	return h, nil
+}
+
+// compress deflates an object with one reused writer: a new zlib writer
+// allocates more than a small object takes to compress.
+func (o *Objects) compress(header string, content []byte) (*bytes.Buffer, error) {
+	o.zmu.Lock()
+	defer o.zmu.Unlock()
+	buf := &bytes.Buffer{}
+	buf.Grow(len(content)/2 + 64)
+	if o.zw == nil {
+		zw, err := zlib.NewWriterLevel(buf, zlib.BestSpeed)
+		if err != nil {
+			return nil, err
+		}
+		o.zw = zw
+	} else {
+		o.zw.Reset(buf)
+	}
+	o.zw.Write([]byte(header))
+	o.zw.Write(content)
+	return buf, o.zw.Close()
 }
 
 // readLoose reads a loose object of the given type without verifying its

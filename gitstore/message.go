@@ -11,9 +11,9 @@ import (
 // OpKind is what a memory commit did to one record.
 type OpKind string
 
-// Record operations, as written in commit messages. add and update come
-// from integrating staged activity; the rest are tidy-ups and carry a
-// category.
+// Record operations, as written in commit messages. add, update and
+// replace integrate staged activity (a category is optional); drop,
+// merge, split, trim and rewrite are tidy-ups and must carry a category.
 const (
 	OpAdd     OpKind = "add"
 	OpUpdate  OpKind = "update"
@@ -296,7 +296,7 @@ func isTrailerKey(k string) bool {
 // ignored. It fails with ErrNotMemoryCommit when the trailers are missing.
 func ParseMessage(msg string) (*Message, error) {
 	trailers := ParseTrailers(msg)
-	m := &Message{Categories: map[Category]int{}}
+	m := &Message{Categories: map[Category]int{}, Ops: []Op{}, Consumed: []string{}, Sessions: []string{}}
 	for _, t := range trailers {
 		switch strings.ToLower(t.Key) {
 		case strings.ToLower(TrailerRun):
@@ -376,6 +376,12 @@ func CheckTrailers(msg string) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	if !hasTrailer(msg, TrailerCategories) {
+		return fmt.Errorf("no %s trailer", TrailerCategories)
+	}
+	if bad := malformedOps(msg); len(bad) > 0 {
+		return fmt.Errorf("malformed operation line(s): %q (want <op> <path>[ -> <target>][ [<category>]]: <reason>)", bad)
+	}
 	want := countCategories(m.Ops)
 	keys := make([]string, 0, len(want))
 	for c := range want {
@@ -388,4 +394,30 @@ func CheckTrailers(msg string) error {
 		}
 	}
 	return nil
+}
+
+func hasTrailer(msg, key string) bool {
+	for _, t := range ParseTrailers(msg) {
+		if strings.EqualFold(t.Key, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// malformedOps returns body lines that start like an operation ("drop x")
+// but do not parse as one: a typo must not pass as prose.
+func malformedOps(msg string) []string {
+	var bad []string
+	lines := strings.Split(msg, "\n")
+	for _, l := range lines[1:] {
+		word, rest, ok := strings.Cut(l, " ")
+		if !ok || !validOp(OpKind(word)) || strings.HasPrefix(rest, " ") {
+			continue
+		}
+		if _, ok := parseOp(l); !ok && strings.Contains(rest, ": ") {
+			bad = append(bad, l)
+		}
+	}
+	return bad
 }

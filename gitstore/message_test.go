@@ -92,6 +92,8 @@ func TestCheckTrailersRefuses(t *testing.T) {
 		"counts disagree":   strings.Replace(good, "unused=1", "unused=2", 1),
 		"bad counts":        strings.Replace(good, "unused=1", "unused=x", 1),
 		"trailers not last": good + "\nA closing remark.\n",
+		"no categories":     strings.Replace(good, "Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=0\n", "", 1),
+		"malformed op line": strings.Replace(good, "drop knowledge/old-ci.md [unused]:", "merge knowledge/old-ci.md [unused]:", 1),
 	} {
 		if err := CheckTrailers(msg); err == nil {
 			t.Errorf("%s: accepted", name)

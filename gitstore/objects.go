@@ -3,12 +3,14 @@ package gitstore
 import (
 	"bufio"
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
@@ -34,6 +37,9 @@ type Objects struct {
 	mu         sync.Mutex
 	st         *filesystem.Storage
 	objectsDir string // common objects directory, for writes
+
+	zmu sync.Mutex
+	zw  *zlib.Writer // reused by compress
 }
 
 // OpenObjects opens the object store of r.
@@ -120,17 +126,12 @@ func (o *Objects) readTree(h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	obj, err := o.st.EncodedObject(plumbing.TreeObject, h)
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", h, err)
-	}
-	var t object.Tree
-	if err := t.Decode(obj); err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", h, err)
-	}
-	return t.Entries, nil
+	var entries []object.TreeEntry
+	err := o.treeFiles(h, func(name string, mode filemode.FileMode, eh plumbing.Hash) error {
+		entries = append(entries, object.TreeEntry{Name: name, Mode: mode, Hash: eh})
+		return nil
+	})
+	return entries, err
 }
 
 // writeTree stores entries (sorted in git's order here) as a tree.
@@ -196,6 +197,11 @@ func (o *Objects) RefHash(name string) (string, error) {
 
 // commitInfo returns a commit's parents and committer time.
 func (o *Objects) commitInfo(h plumbing.Hash) ([]plumbing.Hash, time.Time, error) {
+	if raw, err := o.readLoose(h, plumbing.CommitObject); err == nil {
+		if parents, when, ok := parseCommitHeader(raw); ok {
+			return parents, when, nil
+		}
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	obj, err := o.st.EncodedObject(plumbing.CommitObject, h)
@@ -245,4 +251,32 @@ func (o *Objects) reaches(start, target plumbing.Hash, limit int) (found, decide
 		}
 	}
 	return false, true, nil
+}
+
+// parseCommitHeader reads the parents and committer time of a raw commit.
+func parseCommitHeader(raw []byte) ([]plumbing.Hash, time.Time, bool) {
+	var parents []plumbing.Hash
+	for len(raw) > 0 {
+		nl := bytes.IndexByte(raw, '\n')
+		if nl <= 0 {
+			break // the blank line before the message
+		}
+		line := string(raw[:nl])
+		raw = raw[nl+1:]
+		switch {
+		case strings.HasPrefix(line, "parent "):
+			parents = append(parents, plumbing.NewHash(strings.TrimPrefix(line, "parent ")))
+		case strings.HasPrefix(line, "committer "):
+			f := strings.Fields(line)
+			if len(f) < 3 {
+				return nil, time.Time{}, false
+			}
+			sec, err := strconv.ParseInt(f[len(f)-2], 10, 64)
+			if err != nil {
+				return nil, time.Time{}, false
+			}
+			return parents, time.Unix(sec, 0), true
+		}
+	}
+	return nil, time.Time{}, false
 }

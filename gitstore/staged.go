@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -70,9 +71,18 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 	if v := binary.BigEndian.Uint32(b[4:8]); v != 2 && v != 3 {
 		return nil, fmt.Errorf("%s: version %d: %w", file, v, errIndexFormat)
 	}
+	// git checks the trailing SHA-1 of the whole file (all zeros:
+	// index.skipHash); a damaged index is git's to report.
+	if sum := b[len(b)-20:]; !bytes.Equal(sum, make([]byte, 20)) {
+		if h := sha1.Sum(b[:len(b)-20]); !bytes.Equal(h[:], sum) {
+			return nil, fmt.Errorf("%s: bad checksum: %w", file, errIndexFormat)
+		}
+	}
 	n := int(binary.BigEndian.Uint32(b[8:12]))
 	want := []byte(prefix + "/")
-	idx := &indexFile{entries: make([]indexEntry, 0, n)}
+	// An entry takes at least 64 bytes: a damaged count must not allocate
+	// more than the file could hold.
+	idx := &indexFile{entries: make([]indexEntry, 0, min(n, len(b)/64))}
 	off := 12
 	for i := 0; i < n; i++ {
 		start := off
@@ -105,7 +115,14 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 		if (flags>>12)&3 != 0 || !bytes.HasPrefix(name, want) {
 			continue
 		}
+		if k := len(idx.entries); k > 0 && idx.entries[k-1].path >= string(name) {
+			// git keeps the entries sorted; the lookups below need it.
+			return nil, fmt.Errorf("%s: unordered entries: %w", file, errIndexFormat)
+		}
 		idx.entries = append(idx.entries, indexEntry{path: string(name), mode: mode, hash: h})
+	}
+	if off > len(b)-20 {
+		return nil, fmt.Errorf("%s: truncated: %w", file, errIndexFormat)
 	}
 	for off+8 <= len(b)-20 {
 		sig := string(b[off : off+4])
@@ -123,6 +140,9 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 			}
 		}
 		off += 8 + size
+	}
+	if off != len(b)-20 {
+		return nil, fmt.Errorf("%s: truncated extension: %w", file, errIndexFormat)
 	}
 	return idx, nil
 }

@@ -45,7 +45,7 @@ func hasStdin(name string) bool { return name == "pre-push" }
 func Shim(name string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n%s v%d — managed by 'git yoimem install'; edits are lost on upgrade\n", Marker, shimVersion)
-	fmt.Fprintf(&b, "command -v git-yoimem >/dev/null 2>&1 || { echo \"git-yoimem: not found on PATH; the %s hook needs it (install it, or run 'git yoimem uninstall')\" >&2; exit 2; }\n", name)
+	fmt.Fprintf(&b, "command -v git-yoimem >/dev/null 2>&1 || { echo \"git-yoimem: not found on PATH; the %s hook needs it (install it, or delete this hook: $0)\" >&2; exit 2; }\n", name)
 	fmt.Fprintf(&b, "# a hook that was here before 'git yoimem install --chain' runs first\n")
 	fmt.Fprintf(&b, "prev=\"$0%s\"\n", PrevSuffix)
 	b.WriteString("if [ -f \"$prev\" ] && [ -x \"$prev\" ]; then\n")

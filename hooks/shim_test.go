@@ -149,13 +149,13 @@ func TestShimRuns(t *testing.T) {
 		{name: "pre-push chained: our failure after the previous hook", hook: "pre-push", args: []string{"origin", url}, stdin: refLines(2), prev: "exec", gitExit: "1", wantCode: 1, wantGit: pushArgs, wantPrev: true},
 		{name: "pre-push: non-executable previous hook is skipped, as git would", hook: "pre-push", args: []string{"origin", url}, stdin: refLines(2), prev: "plain", wantGit: pushArgs},
 		{name: "pre-push: git-yoimem missing", hook: "pre-push", args: []string{"origin", url}, stdin: refLines(1), prev: "exec", noYoimem: true, wantCode: 2,
-			wantErr: "git-yoimem: not found on PATH; the pre-push hook needs it (install it, or run 'git yoimem uninstall')"},
+			wantErr: "git-yoimem: not found on PATH; the pre-push hook needs it (install it, or delete this hook: "},
 		{name: "pre-commit", hook: "pre-commit", wantGit: "hook\npre-commit\n"},
 		{name: "pre-commit chained", hook: "pre-commit", prev: "exec", wantGit: "hook\npre-commit\n", wantPrev: true},
 		{name: "pre-commit chained: failing previous hook stops ours", hook: "pre-commit", prev: "exec", prevExit: "3", wantCode: 3, wantPrev: true},
 		{name: "pre-commit exit status is ours", hook: "pre-commit", gitExit: "1", wantCode: 1, wantGit: "hook\npre-commit\n"},
 		{name: "pre-commit: git-yoimem missing", hook: "pre-commit", noYoimem: true, wantCode: 2,
-			wantErr: "git-yoimem: not found on PATH; the pre-commit hook needs it (install it, or run 'git yoimem uninstall')"},
+			wantErr: "git-yoimem: not found on PATH; the pre-commit hook needs it (install it, or delete this hook: "},
 	}
 	for shell, argv := range shells(t) {
 		for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -96,6 +97,9 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 		return err
 	}
 	objs, err := gitstore.OpenObjects(w.repo)
+	if errors.Is(err, gitstore.ErrSHA256) {
+		return preCommitWithoutObjects(ctx, w, prefix, err)
+	}
 	if err != nil {
 		return cannotRun(err)
 	}
@@ -125,6 +129,21 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	}
 	rep := lint.Changed(snap, records, deleted, lo)
 	return reportHookFindings(env, w, prefix, rep, "commit")
+}
+
+// preCommitWithoutObjects serves repositories whose objects cannot be read
+// here (SHA-256): commits that stage nothing under .yoi/ go through; the
+// others are refused with the reason, since they cannot be linted.
+func preCommitWithoutObjects(ctx context.Context, w *workspace, prefix string, cause error) error {
+	changed, deleted, err := stagedChanges(ctx, w.repo, prefix)
+	if err != nil {
+		return cannotRun(err)
+	}
+	if len(onlyRecords(changed)) == 0 && len(deleted) == 0 && len(stagingFiles(prefix, changed)) == 0 {
+		return nil
+	}
+	return cannotRun(fmt.Errorf("cannot lint the staged %s/ records: %w", prefix, cause),
+		"run 'git yoimem lint' on the working tree, then commit with --no-verify")
 }
 
 // openHookWorkspace is openWorkspace without git processes when the
@@ -201,6 +220,16 @@ func onlyRecords(paths []string) []string {
 }
 
 func reportHookFindings(env Env, w *workspace, prefix string, rep lint.Report, what string) error {
+	hints := []string{
+		"fix the records and stage them again ('git yoimem lint' checks the working tree)",
+		"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
+	}
+	if what == "push" {
+		hints = []string{
+			"fix the records in a new commit (the pushed tip is what is linted), then push again",
+			"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
+		}
+	}
 	var b strings.Builder
 	for _, f := range rep.Findings {
 		fmt.Fprintf(&b, "%s/%s:%d:%d: %s %s: %s\n", prefix, f.Path, f.Line, f.Col, f.Severity, f.Rule, f.Message)
@@ -212,11 +241,8 @@ func reportHookFindings(env Env, w *workspace, prefix string, rep lint.Report, w
 		return nil
 	}
 	return &exitError{code: exitFindings,
-		err: fmt.Errorf("git-yoimem refused the %s: %d error(s) in .yoi/ records", what, rep.Count(lint.Error)),
-		hints: []string{
-			"fix the records and stage them again ('git yoimem lint' checks the working tree)",
-			"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
-		}}
+		err:   fmt.Errorf("git-yoimem refused the %s: %d error(s) in .yoi/ records", what, rep.Count(lint.Error)),
+		hints: hints}
 }
 
 // pushedRef is one line git gives pre-push on stdin.
@@ -246,6 +272,8 @@ func runPrePush(ctx context.Context, env Env, g *globalOptions, opts hookOptions
 	remote := "origin"
 	if len(opts.args) > 0 {
 		remote = opts.args[0]
+	} else if r := env.Getenv("PRE_COMMIT_REMOTE_NAME"); r != "" {
+		remote = r
 	}
 	refs, err := readPushedRefs(env.Stdin)
 	if err != nil {
@@ -272,7 +300,12 @@ func runPrePush(ctx context.Context, env Env, g *globalOptions, opts hookOptions
 		if r.localSHA == zeroSHA {
 			continue // a delete pushes nothing
 		}
+		// What the remote has is not ours to judge; a push to a URL (no
+		// remote-tracking refs of its own) compares with every remote.
 		exclude := []string{"--not", "--remotes=" + remote}
+		if strings.ContainsAny(remote, "/:") {
+			exclude = []string{"--not", "--remotes"}
+		}
 		if r.remoteSHA != zeroSHA && objectExists(ctx, w.repo, r.remoteSHA) {
 			exclude = []string{"^" + r.remoteSHA}
 		}
@@ -323,11 +356,20 @@ func checkPushedRange(ctx context.Context, w *workspace, objs *gitstore.Objects,
 	commits := parseLogWithFiles(out)
 	memoryRef := "refs/heads/" + w.cfg.String(config.KeyBranch)
 	isMemoryPush := r.localRef == memoryRef || r.remoteRef == memoryRef
+	onBase := map[string]bool{}
+	if isMemoryPush {
+		// Commits of the base branch that the memory branch is built on
+		// are not memory commits, whatever they touch.
+		if onBase, err = baseCommits(ctx, w, r.localSHA, exclude); err != nil {
+			return lint.Report{}, nil, err
+		}
+	}
 	var bad []string
 	touched := map[string]bool{}
 	for _, c := range commits {
 		hasTrailers := strings.Contains(c.message, "\nYoimem-")
-		if isMemoryPush && touchesOnly(c.files, prefix) || hasTrailers {
+		isRevert := !hasTrailers && strings.Contains(c.message, "\nThis reverts commit ")
+		if isMemoryPush && !onBase[c.hash] && !isRevert && touchesOnly(c.files, prefix) || hasTrailers {
 			if err := gitstore.CheckTrailers(c.message); err != nil {
 				bad = append(bad, fmt.Sprintf("%s: memory commit %.12s: %v", r.localRef, c.hash, err))
 			}
@@ -355,6 +397,32 @@ func checkPushedRange(ctx context.Context, w *workspace, objs *gitstore.Objects,
 		}
 	}
 	return lint.Changed(snap, onlyRecords(changed), deleted, lo), bad, nil
+}
+
+// baseCommits lists the pushed commits that are on the base branch (local
+// or origin's): git rev-list <tip> <exclude…> minus those not on the base.
+func baseCommits(ctx context.Context, w *workspace, tip string, exclude []string) (map[string]bool, error) {
+	base, err := gitstore.ResolveBase(ctx, w.repo, w.cfg.String(config.KeyBaseBranch))
+	if err != nil {
+		return map[string]bool{}, nil // no base: every commit is judged
+	}
+	args := append([]string{"rev-list", tip}, exclude...)
+	all, err := w.repo.Git.Run(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list pushed commits: %w", err)
+	}
+	notBase, err := w.repo.Git.Run(ctx, append(append([]string{"rev-list", tip}, exclude...), "^"+base)...)
+	if err != nil {
+		return nil, fmt.Errorf("list pushed commits not on %s: %w", base, err)
+	}
+	out := map[string]bool{}
+	for _, h := range strings.Fields(string(all)) {
+		out[h] = true
+	}
+	for _, h := range strings.Fields(string(notBase)) {
+		delete(out, h)
+	}
+	return out, nil
 }
 
 // touchesOnly: a commit whose changes are all under prefix (a memory

@@ -69,9 +69,9 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 	if err != nil {
 		return cannotRun(fmt.Errorf("git log %s: %w", rng, err))
 	}
-	entries, err := parseMemoryLog(out)
-	if err != nil {
-		return cannotRun(err)
+	entries, bad := parseMemoryLog(out)
+	for _, b := range bad {
+		warnf(env.Stderr, "skipped %s", b)
 	}
 	if opts.format == "json" {
 		if entries == nil {
@@ -100,8 +100,7 @@ func emptyLog(env Env, format string) error {
 
 // parseMemoryLog reads `git log -z --format=%H%x00%aI%x00%B`: hash, date
 // and message, NUL-separated, commits separated by NUL as well.
-func parseMemoryLog(out []byte) ([]logEntry, error) {
-	var entries []logEntry
+func parseMemoryLog(out []byte) (entries []logEntry, bad []string) {
 	fields := bytes.Split(out, []byte{0})
 	for i := 0; i+2 < len(fields); i += 3 {
 		hash := string(bytes.TrimSpace(fields[i]))
@@ -113,11 +112,12 @@ func parseMemoryLog(out []byte) ([]logEntry, error) {
 			continue // the grep matched prose, not a trailer
 		}
 		if err != nil {
-			return nil, fmt.Errorf("commit %.12s: %w", hash, err)
+			bad = append(bad, fmt.Sprintf("commit %.12s: %v", hash, err))
+			continue
 		}
 		entries = append(entries, logEntry{Commit: hash, Date: string(fields[i+1]), Message: m})
 	}
-	return entries, nil
+	return entries, bad
 }
 
 func writeLogEntry(b *strings.Builder, e logEntry) {

@@ -97,6 +97,12 @@ func TestLogRoundTrip(t *testing.T) {
 	for i, e := range got {
 		want := written[len(written)-1-i] // newest first
 		want.Subject = gitstore.CountSubject(want.Ops)
+		if want.Consumed == nil { // JSON lists are [] rather than null
+			want.Consumed = []string{}
+		}
+		if want.Sessions == nil {
+			want.Sessions = []string{}
+		}
 		if e.Subject != want.Subject || e.RunID != want.RunID || e.Engine != want.Engine || e.Model != want.Model ||
 			!reflect.DeepEqual(e.Ops, want.Ops) || !reflect.DeepEqual(e.Consumed, want.Consumed) || !reflect.DeepEqual(e.Sessions, want.Sessions) {
 			t.Errorf("entry %d:\n got %+v\nwant %+v", i, e.Message, want)

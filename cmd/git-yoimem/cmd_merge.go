@@ -50,7 +50,7 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	if err != nil {
 		return cannotRun(err)
 	}
-	if dirty := strings.TrimSpace(string(status)); dirty != "" {
+	if dirty := strings.TrimRight(string(status), "\n"); strings.TrimSpace(dirty) != "" {
 		return &exitError{code: exitFindings,
 			err:   fmt.Errorf("%s/ has uncommitted changes; refusing to merge %s:\n%s", prefix, branch, dirty),
 			hints: []string{"commit or stash them first ('git stash push -- " + prefix + "')"}}
