@@ -25,7 +25,7 @@ func MayHaveGitSettings(gitDir, commonDir string, getenv func(string) string) bo
 		}
 	}
 	var files []string
-	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
+	if !envBool(getenv("GIT_CONFIG_NOSYSTEM")) {
 		sys := getenv("GIT_CONFIG_SYSTEM")
 		if sys == "" {
 			sys = "/etc/gitconfig"
@@ -67,4 +67,24 @@ func MayHaveGitSettings(gitDir, commonDir string, getenv func(string) string) bo
 	return false
 }
 
-func mentions(s string) bool { return strings.Contains(strings.ToLower(s), "yoimem") }
+// mentions reports whether command-line configuration (git -c, as
+// GIT_CONFIG_PARAMETERS or GIT_CONFIG_KEY_n) may set a yoimem key: naming
+// one, or including a file (include.path and includeIf.*.path are honored
+// there too).
+func mentions(s string) bool {
+	low := strings.ToLower(s)
+	return strings.Contains(low, "yoimem") || strings.Contains(low, "include")
+}
+
+// envBool is git's reading of a boolean variable (git_env_bool): true,
+// yes, on or a non-zero number; unset, empty, false, no, off and 0 are
+// false. Anything else git would refuse counts as false: the probe then
+// reads one more file, never one fewer.
+func envBool(s string) bool {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on":
+		return true
+	}
+	n, err := strconv.ParseInt(s, 0, 64)
+	return err == nil && n != 0
+}

@@ -132,6 +132,24 @@ func fileModeOf(m filemode.FileMode) record.Mode {
 	return record.ModeOther
 }
 
+// canonMode is the mode git reads from a tree entry (canon_mode): trees
+// written by old gits hold modes such as 100664, which git takes for
+// 100644 and which the index never holds.
+func canonMode(m filemode.FileMode) filemode.FileMode {
+	switch m & 0o170000 {
+	case 0o100000:
+		if m&0o100 != 0 {
+			return filemode.Executable
+		}
+		return filemode.Regular
+	case 0o120000:
+		return filemode.Symlink
+	case 0o040000:
+		return filemode.Dir
+	}
+	return filemode.Submodule
+}
+
 // errIndexFormat means the index uses a format parseIndex leaves to git
 // (version 4's path compression, unknown versions, a truncated file).
 var errIndexFormat = errors.New("index format not read here")
@@ -187,7 +205,7 @@ func (o *Objects) treeFiles(h plumbing.Hash, fn func(name string, mode filemode.
 		}
 		var eh plumbing.Hash
 		copy(eh[:], raw[nul+1:nul+21])
-		if err := fn(string(raw[sp+1:nul]), filemode.FileMode(mode), eh); err != nil {
+		if err := fn(string(raw[sp+1:nul]), canonMode(filemode.FileMode(mode)), eh); err != nil {
 			return err
 		}
 		raw = raw[nul+21:]
