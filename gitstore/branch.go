@@ -94,6 +94,11 @@ func (m *MemoryBranch) Commit(ctx context.Context, req CommitRequest) (CommitRes
 			return res, err
 		}
 		lastErr = err
+		select { // another writer (git's lock, or a move): give it a moment
+		case <-ctx.Done():
+			return CommitResult{}, ctx.Err()
+		case <-time.After(time.Duration(i*i) * 10 * time.Millisecond):
+		}
 	}
 	return CommitResult{}, fmt.Errorf("%s kept moving during %d attempts: %w", m.Ref(), attempts, lastErr)
 }
@@ -105,28 +110,36 @@ func (m *MemoryBranch) try(ctx context.Context, req CommitRequest, edits []treeE
 	if err != nil {
 		return CommitResult{}, err
 	}
-	parent, err := m.parent(ctx, tip, base)
-	if err != nil {
-		return CommitResult{}, err
+	// Whether the tip is merged may take a git process; meanwhile build on
+	// the tip, the usual parent, and build again on the base if it is.
+	type choice struct {
+		parent string
+		err    error
 	}
-	var parentTree plumbing.Hash
-	if parent != "" {
-		if parentTree, err = m.Objects.commitTree(plumbing.NewHash(parent)); err != nil {
-			return CommitResult{}, err
-		}
+	decided := make(chan choice, 1)
+	go func() {
+		p, err := m.parent(ctx, tip, base)
+		decided <- choice{p, err}
+	}()
+	guess := tip
+	if guess == "" {
+		guess = base
 	}
-	tree, err := m.Objects.applyEdits(parentTree, edits)
-	if err != nil {
-		return CommitResult{}, fmt.Errorf("build tree for %s: %w", m.Ref(), err)
+	tree, parentTree, buildErr := m.buildOn(guess, edits)
+	ch := <-decided
+	if ch.err != nil {
+		return CommitResult{}, ch.err
+	}
+	parent := ch.parent
+	if parent != guess {
+		tree, parentTree, buildErr = m.buildOn(parent, edits)
+	}
+	if buildErr != nil {
+		return CommitResult{}, buildErr
 	}
 	if tree == parentTree {
 		// Nothing to say: the parent (tip or base) already is this memory.
 		return CommitResult{Commit: tip, Parent: parent, Previous: tip}, ErrNoChange
-	}
-	if tree.IsZero() {
-		if tree, err = m.Objects.writeTree(nil); err != nil {
-			return CommitResult{}, err
-		}
 	}
 	sig := object.Signature{Name: req.Author.Name, Email: req.Author.Email, When: req.Author.When}
 	c := &object.Commit{Author: sig, Committer: sig, Message: req.Message, TreeHash: tree}
@@ -140,10 +153,29 @@ func (m *MemoryBranch) try(ctx context.Context, req CommitRequest, edits []treeE
 	if m.beforeSwap != nil {
 		m.beforeSwap(attempt)
 	}
-	if err := m.swap(ctx, h.String(), tip, req.Message); err != nil {
+	if err := m.swap(ctx, h.String(), tip, req.Message, req.Author); err != nil {
 		return CommitResult{}, err
 	}
 	return CommitResult{Commit: h.String(), Parent: parent, Previous: tip}, nil
+}
+
+// buildOn applies the edits to a commit's tree ("" : the empty tree) and
+// returns the new tree and the parent's.
+func (m *MemoryBranch) buildOn(parent string, edits []treeEdit) (tree, parentTree plumbing.Hash, err error) {
+	if parent != "" {
+		if parentTree, err = m.Objects.commitTree(plumbing.NewHash(parent)); err != nil {
+			return plumbing.ZeroHash, plumbing.ZeroHash, err
+		}
+	}
+	if tree, err = m.Objects.applyEdits(parentTree, edits); err != nil {
+		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("build tree for %s: %w", m.Ref(), err)
+	}
+	if tree.IsZero() && !parentTree.IsZero() {
+		if tree, err = m.Objects.writeTree(nil); err != nil {
+			return plumbing.ZeroHash, plumbing.ZeroHash, err
+		}
+	}
+	return tree, parentTree, nil
 }
 
 // tips reads the memory branch and base tips (refs are read directly:
@@ -174,11 +206,18 @@ func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (string, er
 		return tip, nil
 	}
 	// Usually decided by a short walk back from the base over commits no
-	// older than the tip (less a day of skew); a long history asks git. A
+	// older than the tip (less a day of skew); past 8 commits git answers (its
+	// commit-graph beats a longer walk). A
 	// clock skewed by more than a day can make a merged tip look unmerged:
 	// the commit then builds on the tip, which is already in the base, so
 	// the branch stays correct, only not refreshed from the base.
-	if found, decided, err := m.Objects.reaches(plumbing.NewHash(base), plumbing.NewHash(tip), 64); err == nil && decided {
+	// The base not having moved past what the memory was built on (the
+	// base is an ancestor of the tip) settles it without git: the tip is
+	// not merged. That walk covers only memory commits.
+	if found, _, err := m.Objects.reaches(plumbing.NewHash(tip), plumbing.NewHash(base), 32); err == nil && found {
+		return tip, nil
+	}
+	if found, decided, err := m.Objects.reaches(plumbing.NewHash(base), plumbing.NewHash(tip), 8); err == nil && decided {
 		if found {
 			return base, nil
 		}
@@ -195,13 +234,19 @@ func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (string, er
 	return "", fmt.Errorf("is %s merged into %s: %w", m.Ref(), m.Base, err)
 }
 
-// swap moves the ref from old (empty: must not exist) to new.
-func (m *MemoryBranch) swap(ctx context.Context, newHash, old, msg string) error {
+// swap moves the ref from old (empty: must not exist) to new: with git's
+// lock-file protocol on the files backend, else with git update-ref.
+func (m *MemoryBranch) swap(ctx context.Context, newHash, old, msg string, who Signature) error {
+	subject, _, _ := strings.Cut(msg, "\n")
+	reflogMsg := "yoimem: " + strings.TrimPrefix(subject, "yoimem: ")
+	err := swapRefFile(m.Repo.CommonDir, m.Ref(), newHash, old, reflogMsg, who)
+	if !errors.Is(err, errNotFilesBackend) {
+		return err
+	}
 	if old == "" {
 		old = plumbing.ZeroHash.String()
 	}
-	subject, _, _ := strings.Cut(msg, "\n")
-	_, err := m.Repo.Git.Run(ctx, "update-ref", "--create-reflog", "-m", "yoimem: "+strings.TrimPrefix(subject, "yoimem: "), m.Ref(), newHash, old)
+	_, err = m.Repo.Git.Run(ctx, "update-ref", "--create-reflog", "-m", reflogMsg, m.Ref(), newHash, old)
 	if err == nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -378,4 +379,36 @@ func TestConcurrentProcesses(t *testing.T) {
 	if out, err := runGitErr(dir, env, "fsck", "--strict", "--no-dangling"); err != nil || strings.TrimSpace(out) != "" {
 		t.Fatalf("fsck: %v %s", err, out)
 	}
+}
+
+// A ref git holds (its <ref>.lock exists) is not moved under it: the
+// commit retries, then fails cleanly, and works once git lets go.
+func TestCommitRespectsGitsRefLock(t *testing.T) {
+	m, dir, env := memRepo(t)
+	first := commit(t, m, changes(t, "knowledge/a.md", "A\n"), 1)
+	lock := filepath.Join(m.Repo.CommonDir, "refs", "heads", "yoimem", "memory.lock")
+	if err := os.WriteFile(lock, []byte("held by git\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.MaxAttempts = 2
+	_, err := m.Commit(context.Background(), CommitRequest{Changes: changes(t, "knowledge/b.md", "B\n"), Message: msg(2), Author: Signature{Name: "a", Email: "b", When: when}})
+	if err == nil || !strings.Contains(err.Error(), "locked by another git process") {
+		t.Fatalf("err = %v, want a lock refusal", err)
+	}
+	if got := runGit(t, dir, env, "rev-parse", "yoimem/memory"); got != first.Commit {
+		t.Fatal("the branch moved under git's lock")
+	}
+	if b, _ := os.ReadFile(lock); string(b) != "held by git\n" {
+		t.Fatal("git's lock file was touched")
+	}
+	os.Remove(lock)
+	commit(t, m, changes(t, "knowledge/b.md", "B\n"), 3)
+	// git itself agrees with what we wrote: ref, reflog, objects.
+	if out, err := runGitErr(dir, env, "fsck", "--strict", "--no-dangling"); err != nil || strings.TrimSpace(out) != "" {
+		t.Fatalf("fsck: %v %s", err, out)
+	}
+	if got := runGit(t, dir, env, "reflog", "show", "--format=%gs", "yoimem/memory"); strings.Count(got, "yoimem: 1 added") != 2 {
+		t.Fatalf("reflog: %q", got)
+	}
+	runGit(t, dir, env, "update-ref", "refs/heads/yoimem/memory", "HEAD")
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -96,17 +97,11 @@ func (o *Objects) readLoose(h plumbing.Hash, kind plumbing.ObjectType) ([]byte, 
 	if fi, err := f.Stat(); err == nil {
 		guess = fi.Size()*4 + 512 // trees compress about 3:1
 	}
-	zr, err := zlib.NewReader(bufio.NewReaderSize(f, 32<<10))
-	if err != nil {
-		return nil, fmt.Errorf("object %s: %w", name, err)
-	}
-	defer zr.Close()
 	buf := bytes.NewBuffer(make([]byte, 0, guess))
-	_, err = buf.ReadFrom(zr)
-	b := buf.Bytes()
-	if err != nil {
+	if err := o.inflate(buf, bufio.NewReaderSize(f, 32<<10)); err != nil {
 		return nil, fmt.Errorf("object %s: %w", name, err)
 	}
+	b := buf.Bytes()
 	nul := bytes.IndexByte(b, 0)
 	if nul < 0 {
 		return nil, fmt.Errorf("object %s: no header", name)
@@ -116,4 +111,21 @@ func (o *Objects) readLoose(h plumbing.Hash, kind plumbing.ObjectType) ([]byte, 
 		return nil, fmt.Errorf("object %s: header %q, want a %s", name, b[:nul], kind)
 	}
 	return b[nul+1:], nil
+}
+
+// inflate decompresses src into dst with one reused zlib reader.
+func (o *Objects) inflate(dst *bytes.Buffer, src io.Reader) error {
+	o.zmu.Lock()
+	defer o.zmu.Unlock()
+	if o.zr == nil {
+		zr, err := zlib.NewReader(src)
+		if err != nil {
+			return err
+		}
+		o.zr = zr
+	} else if err := o.zr.(zlib.Resetter).Reset(src, nil); err != nil {
+		return err
+	}
+	_, err := dst.ReadFrom(o.zr)
+	return err
 }

@@ -39,7 +39,8 @@ type Objects struct {
 	objectsDir string // common objects directory, for writes
 
 	zmu sync.Mutex
-	zw  *zlib.Writer // reused by compress
+	zw  *zlib.Writer  // reused by compress
+	zr  io.ReadCloser // reused by readLoose (a zlib.Resetter)
 }
 
 // OpenObjects opens the object store of r.
@@ -57,6 +58,11 @@ func OpenObjects(r Repo) (*Objects, error) {
 // objectFormat reads extensions.objectformat from the repository's config
 // file without go-git's config parser (which refuses unknown extensions).
 func objectFormat(commonDir string) (string, error) {
+	return repoExtension(commonDir, "objectformat")
+}
+
+// repoExtension reads extensions.<name> from the repository's config file.
+func repoExtension(commonDir, name string) (string, error) {
 	f, err := os.Open(filepath.Join(commonDir, "config"))
 	if err != nil {
 		return "", fmt.Errorf("read repository config: %w", err)
@@ -71,7 +77,7 @@ func objectFormat(commonDir string) (string, error) {
 			continue
 		}
 		k, v, ok := strings.Cut(line, "=")
-		if ok && section == "extensions" && strings.EqualFold(strings.TrimSpace(k), "objectformat") {
+		if ok && section == "extensions" && strings.EqualFold(strings.TrimSpace(k), name) {
 			return strings.ToLower(strings.TrimSpace(v)), nil
 		}
 	}
