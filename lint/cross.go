@@ -139,9 +139,17 @@ func similarTo(slugs []string, kind record.Kind, want map[string]bool) [][]strin
 		if !want[record.PathFor(kind, s)] {
 			continue
 		}
+		sig := initials(s)
 		group := []string{s}
 		for _, o := range slugs {
-			if o != s && similar(s, o) {
+			if o == s {
+				continue
+			}
+			// Same words in any order share their initials; one edit apart
+			// means nearly the same length. Anything else is not similar,
+			// and is rejected here without allocating.
+			near := len(s) >= 10 && len(o) >= 10 && len(s)-len(o) <= 1 && len(o)-len(s) <= 1
+			if (near || initials(o) == sig) && similar(s, o) {
 				group = append(group, o)
 			}
 		}
@@ -151,6 +159,31 @@ func similarTo(slugs []string, kind record.Kind, want map[string]bool) [][]strin
 		}
 	}
 	return groups
+}
+
+// initials counts the first letters of a slug's words, filler words left
+// out: equal for slugs whose wordKeys are equal.
+func initials(s string) [36]uint8 {
+	var c [36]uint8
+	for len(s) > 0 {
+		w := s
+		if i := strings.IndexByte(s, '-'); i >= 0 {
+			w, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		switch w {
+		case "", "a", "an", "the", "of", "for", "to", "and", "in", "on", "with", "by":
+			continue
+		}
+		switch b := w[0]; {
+		case b >= 'a' && b <= 'z':
+			c[b-'a']++
+		case b >= '0' && b <= '9':
+			c[26+b-'0']++
+		}
+	}
+	return c
 }
 
 // similar is the pairwise form of similarGroups' test.
