@@ -21,28 +21,11 @@ func IndexSnapshot(ctx context.Context, r Repo, objs *Objects, prefix string, ma
 	if err != nil {
 		return record.Snapshot{}, fmt.Errorf("list staged %s/: %w", prefix, err)
 	}
-	var entries []record.Entry
-	blobs := map[string]string{}
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) == 0 {
-			continue
-		}
-		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
-		f := strings.Fields(string(meta))
-		if !ok || len(f) != 3 {
-			return record.Snapshot{}, fmt.Errorf("git ls-files: unexpected line %q", rec)
-		}
-		rel, ok := strings.CutPrefix(string(p), prefix+"/")
-		if !ok || f[2] != "0" {
-			continue // unmerged stages: git refuses to commit them anyway
-		}
-		e := record.Entry{Path: rel, Mode: modeOf(f[0]), Size: -1}
-		if e.Mode == record.ModeRegular || e.Mode == record.ModeSymlink {
-			blobs[rel] = f[1]
-		}
-		entries = append(entries, e)
-	}
-	return blobSnapshot(entries, blobs, objs, maxRead), nil
+	// <mode> <blob> <stage>\t<path>; unmerged stages are skipped: git
+	// refuses to commit them anyway.
+	return listing(out, "git ls-files", 3, prefix, objs, maxRead, func(f []string, rel string) (record.Entry, string, bool) {
+		return record.Entry{Path: rel, Mode: modeOf(f[0]), Size: -1}, f[1], f[2] == "0"
+	})
 }
 
 // RevisionSnapshot lists .yoi/ in a commit (any revision git can name).
@@ -51,6 +34,17 @@ func RevisionSnapshot(ctx context.Context, r Repo, objs *Objects, rev, prefix st
 	if err != nil {
 		return record.Snapshot{}, fmt.Errorf("list %s/ at %s: %w", prefix, rev, err)
 	}
+	// <mode> <type> <object> <size>\t<path>; size is "-" for submodules.
+	return listing(out, "git ls-tree", 4, prefix, objs, maxRead, func(f []string, rel string) (record.Entry, string, bool) {
+		size, _ := strconv.ParseInt(f[3], 10, 64)
+		return record.Entry{Path: rel, Mode: modeOf(f[0]), Size: size}, f[2], true
+	})
+}
+
+// listing reads NUL-separated "<fields>\t<path>" records under prefix/
+// into a snapshot; entry turns one record into an entry and its blob.
+func listing(out []byte, tool string, nfields int, prefix string, objs *Objects, maxRead int64,
+	entry func(fields []string, rel string) (record.Entry, string, bool)) (record.Snapshot, error) {
 	var entries []record.Entry
 	blobs := map[string]string{}
 	for _, rec := range bytes.Split(out, []byte{0}) {
@@ -59,17 +53,19 @@ func RevisionSnapshot(ctx context.Context, r Repo, objs *Objects, rev, prefix st
 		}
 		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
 		f := strings.Fields(string(meta))
-		if !ok || len(f) != 4 {
-			return record.Snapshot{}, fmt.Errorf("git ls-tree: unexpected line %q", rec)
+		if !ok || len(f) != nfields {
+			return record.Snapshot{}, fmt.Errorf("%s: unexpected line %q", tool, rec)
 		}
 		rel, ok := strings.CutPrefix(string(p), prefix+"/")
 		if !ok {
 			continue
 		}
-		size, _ := strconv.ParseInt(f[3], 10, 64) // "-" for submodules
-		e := record.Entry{Path: rel, Mode: modeOf(f[0]), Size: size}
+		e, blob, keep := entry(f, rel)
+		if !keep {
+			continue
+		}
 		if e.Mode == record.ModeRegular || e.Mode == record.ModeSymlink {
-			blobs[rel] = f[2]
+			blobs[rel] = blob
 		}
 		entries = append(entries, e)
 	}

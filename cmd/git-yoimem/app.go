@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -120,4 +121,13 @@ func checkFormat(f string) error {
 		return usageError("--format %q: want text or json", f)
 	}
 	return nil
+}
+
+// writeJSON prints v as indented JSON on stdout: the --format json of
+// every listing command.
+func writeJSON(env Env, v any) error {
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

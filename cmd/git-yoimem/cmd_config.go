@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -86,13 +85,10 @@ func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOption
 		for _, v := range values {
 			out = append(out, configValueJSON{Key: v.Key.Name, Value: v.Raw, Type: v.Key.Type.String(), Default: v.Key.Default, Origin: v.Origin.String(), Doc: v.Key.Doc})
 		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
 		if opts.key != "" {
-			return enc.Encode(out[0])
+			return writeJSON(env, out[0])
 		}
-		return enc.Encode(out)
+		return writeJSON(env, out)
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)

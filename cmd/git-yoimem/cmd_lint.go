@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -140,10 +139,7 @@ func printLint(env Env, w *workspace, rep lint.Report, format string) error {
 			f.Path = filepath.ToSlash(filepath.Join(rootRel, f.Path))
 			out.Findings = append(out.Findings, f)
 		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return writeJSON(env, out)
 	}
 	var b strings.Builder
 	for _, f := range rep.Findings {
@@ -162,10 +158,7 @@ func printLint(env Env, w *workspace, rep lint.Report, format string) error {
 func listRules(env Env, format string) error {
 	rules := lint.Rules()
 	if format == "json" {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(rules)
+		return writeJSON(env, rules)
 	}
 	var b strings.Builder
 	for _, r := range rules {

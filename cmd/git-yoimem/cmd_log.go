@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -77,10 +76,7 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 		if entries == nil {
 			entries = []logEntry{}
 		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(entries)
+		return writeJSON(env, entries)
 	}
 	var b strings.Builder
 	for _, e := range entries {
