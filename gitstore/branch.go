@@ -73,6 +73,9 @@ func (m *MemoryBranch) Ref() string { return "refs/heads/" + m.Branch }
 // serializes git-yoimem writers; a swap lost to another writer is retried
 // from the new tip.
 func (m *MemoryBranch) Commit(ctx context.Context, req CommitRequest) (CommitResult, error) {
+	if err := CheckBranchName(m.Branch); err != nil {
+		return CommitResult{}, err
+	}
 	unlock, err := m.lock(ctx)
 	if err != nil {
 		return CommitResult{}, err
@@ -141,7 +144,7 @@ func (m *MemoryBranch) try(ctx context.Context, req CommitRequest, edits []treeE
 		// Nothing to say: the parent (tip or base) already is this memory.
 		return CommitResult{Commit: tip, Parent: parent, Previous: tip}, ErrNoChange
 	}
-	sig := object.Signature{Name: req.Author.Name, Email: req.Author.Email, When: req.Author.When}
+	sig := object.Signature{Name: identity(req.Author.Name), Email: identity(req.Author.Email), When: req.Author.When}
 	c := &object.Commit{Author: sig, Committer: sig, Message: req.Message, TreeHash: tree}
 	if parent != "" {
 		c.ParentHashes = []plumbing.Hash{plumbing.NewHash(parent)}
@@ -322,4 +325,45 @@ func ResolveBase(ctx context.Context, r Repo, configured string) (string, error)
 		}
 	}
 	return "", fmt.Errorf("%w: no origin/HEAD, init.defaultBranch, main or master branch", ErrNoBase)
+}
+
+// identity drops what would break a commit header or reflog line: angle
+// brackets and line breaks (git's strbuf_addstr_without_crud does the same).
+func identity(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '<', '>', '\n', '\r', 0:
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+// CheckBranchName applies git's refname rules (check-ref-format) to a
+// branch name: the memory branch comes from configuration, and a name git
+// does not accept would be a ref git cannot see, whose commits gc deletes.
+func CheckBranchName(name string) error {
+	bad := func(why string) error { return fmt.Errorf("branch name %q: %s", name, why) }
+	switch {
+	case name == "" || name == "@":
+		return bad("empty or @")
+	case strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.HasSuffix(name, "."):
+		return bad("starts or ends with / or ends with .")
+	case strings.Contains(name, "..") || strings.Contains(name, "@{") || strings.Contains(name, "//"):
+		return bad("contains .., @{ or //")
+	case strings.HasPrefix(name, "-"):
+		return bad("starts with -")
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
+			return bad(fmt.Sprintf("contains %q", r))
+		}
+	}
+	for _, comp := range strings.Split(name, "/") {
+		if strings.HasPrefix(comp, ".") || strings.HasSuffix(comp, ".lock") {
+			return bad("a component starts with . or ends with .lock")
+		}
+	}
+	return nil
 }

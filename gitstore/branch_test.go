@@ -412,3 +412,36 @@ func TestCommitRespectsGitsRefLock(t *testing.T) {
 	}
 	runGit(t, dir, env, "update-ref", "refs/heads/yoimem/memory", "HEAD")
 }
+
+func TestCommitRefusesBadInput(t *testing.T) {
+	m, dir, env := memRepo(t)
+	for _, name := range []string{"mem.lock", "a..b", "x y", "a~1", "mem:x", "../heads/main", ".hidden", "a/", "@"} {
+		b := *m
+		b.Branch = name
+		if _, err := b.Commit(context.Background(), CommitRequest{Changes: changes(t, "knowledge/a.md", "A\n"), Message: msg(1), Author: Signature{Name: "a", Email: "b", When: when}}); err == nil {
+			t.Errorf("branch %q accepted", name)
+		}
+	}
+	// a file and a directory of the same name in one change set
+	if _, err := m.Commit(context.Background(), CommitRequest{Changes: changes(t, "knowledge/x.md", "A\n", "knowledge/x.md/y", "B\n"), Message: msg(2), Author: Signature{Name: "a", Email: "b", When: when}}); err == nil {
+		t.Error("a tree with duplicate entries was committed")
+	}
+	// an identity that would inject a header is cleaned
+	res, err := m.Commit(context.Background(), CommitRequest{Changes: changes(t, "knowledge/z.md", "Z\n"), Message: msg(3), Author: Signature{Name: "Eve <x@y> 1 +0000\nencoding evil", Email: "e>v", When: when}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := runGit(t, dir, env, "cat-file", "-p", res.Commit); strings.Contains(out, "encoding evil\n") || strings.Count(out, "\n") < 4 {
+		t.Fatalf("commit header:\n%s", out)
+	}
+	if out, err := runGitErr(dir, env, "fsck", "--strict", "--no-dangling"); err != nil || strings.TrimSpace(out) != "" {
+		t.Fatalf("fsck: %v %s", err, out)
+	}
+	// a packed branch that conflicts with the memory branch's path is git's
+	// to refuse, not ours to write around
+	b := *m
+	b.Branch = "yoimem/memory/old"
+	if _, err := b.Commit(context.Background(), CommitRequest{Changes: changes(t, "knowledge/w.md", "W\n"), Message: msg(4), Author: Signature{Name: "a", Email: "b", When: when}}); err == nil {
+		t.Error("a branch below an existing branch was created")
+	}
+}

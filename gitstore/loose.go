@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -34,6 +35,10 @@ func (o *Objects) writeLoose(kind plumbing.ObjectType, content []byte) (plumbing
 	dir := filepath.Join(o.objectsDir, name[:2])
 	path := filepath.Join(dir, name[2:])
 	if _, err := os.Stat(path); err == nil {
+		// Freshen it, as git does, so a concurrent prune of unreachable
+		// objects does not take it just before our ref makes it reachable.
+		now := time.Now()
+		_ = os.Chtimes(path, now, now)
 		return h, nil
 	}
 	buf, err := o.compress(header, content)

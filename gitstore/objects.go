@@ -73,8 +73,12 @@ func repoExtension(commonDir, name string) (string, error) {
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") {
-			section = strings.ToLower(strings.Trim(line, "[] \t"))
-			continue
+			head, rest, _ := strings.Cut(line[1:], "]")
+			section = strings.ToLower(strings.TrimSpace(head))
+			line = strings.TrimSpace(rest) // a key may follow on the header line
+			if line == "" || line[0] == '#' || line[0] == ';' {
+				continue
+			}
 		}
 		k, v, ok := strings.Cut(line, "=")
 		if ok && section == "extensions" && strings.EqualFold(strings.TrimSpace(k), name) {

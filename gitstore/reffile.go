@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -73,6 +74,8 @@ func swapRefFile(commonDir, ref, newHash, old, reflogMsg string, who Signature) 
 func currentRef(commonDir, path, ref string) (string, error) {
 	b, err := os.ReadFile(path)
 	switch {
+	case err != nil && errors.Is(err, syscall.EISDIR):
+		return "", errNotFilesBackend // a directory in the way: git knows what to do
 	case err == nil:
 		v := strings.TrimSpace(string(b))
 		if len(v) != 40 || strings.HasPrefix(v, "ref:") {
@@ -92,13 +95,22 @@ func currentRef(commonDir, path, ref string) (string, error) {
 	defer pf.Close()
 	sc := bufio.NewScanner(pf)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	found := ""
 	for sc.Scan() {
-		line := sc.Text()
-		if hash, name, ok := strings.Cut(line, " "); ok && name == ref && len(hash) == 40 {
-			return hash, nil
+		hash, name, ok := strings.Cut(sc.Text(), " ")
+		if !ok || len(hash) != 40 {
+			continue
+		}
+		switch {
+		case name == ref:
+			found = hash
+		case strings.HasPrefix(ref, name+"/") || strings.HasPrefix(name, ref+"/"):
+			// refs/heads/yoimem next to refs/heads/yoimem/memory: a
+			// conflict git reports itself.
+			return "", errNotFilesBackend
 		}
 	}
-	return "", sc.Err()
+	return found, sc.Err()
 }
 
 // appendReflog adds git's reflog line: old new identity time zone TAB msg.

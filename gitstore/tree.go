@@ -43,12 +43,16 @@ func (o *Objects) applyEdits(root plumbing.Hash, edits []treeEdit) (plumbing.Has
 	out := make([]object.TreeEntry, 0, len(entries)+len(here))
 	drop := map[string]bool{}
 	for name, sub := range below {
+		if blob, ok := here[name]; ok && !blob.IsZero() {
+			return plumbing.ZeroHash, fmt.Errorf("%s is both a file and a directory in the change set", name)
+		}
 		var subRoot plumbing.Hash
 		if i, ok := byName[name]; ok {
-			if entries[i].Mode != filemode.Dir {
+			if blob, deleted := here[name]; entries[i].Mode != filemode.Dir && !(deleted && blob.IsZero()) {
 				return plumbing.ZeroHash, fmt.Errorf("%s is a file in the tree, not a directory", name)
+			} else if entries[i].Mode == filemode.Dir {
+				subRoot = entries[i].Hash
 			}
-			subRoot = entries[i].Hash
 		}
 		h, err := o.applyEdits(subRoot, sub)
 		if err != nil {
@@ -60,6 +64,9 @@ func (o *Objects) applyEdits(root plumbing.Hash, edits []treeEdit) (plumbing.Has
 		}
 	}
 	for name, blob := range here {
+		if _, isDir := below[name]; isDir {
+			continue // a deleted file whose name a new directory takes
+		}
 		if i, ok := byName[name]; ok && entries[i].Mode == filemode.Dir {
 			return plumbing.ZeroHash, fmt.Errorf("%s is a directory in the tree, not a file", name)
 		}

@@ -38,6 +38,13 @@ func lintFile(e record.Entry, idx *index, opts Options) fileResult {
 	fl := &fileLint{entry: e}
 	loc := record.Classify(e.Path)
 	if !fl.pathOK(e, loc) {
+		// Not a record, but committed all the same: no secrets there
+		// either. Staging is machine-local and never committed.
+		if e.Mode == record.ModeRegular && loc.Area != record.AreaStaging && loc.Area != record.AreaRecord {
+			if content, ok := fl.read(idx.snap, opts); ok {
+				fl.credentials(content)
+			}
+		}
 		return fileResult{findings: fl.out}
 	}
 	content, ok := fl.read(idx.snap, opts)

@@ -305,3 +305,13 @@ func TestSimilarSlugsFewTargets(t *testing.T) {
 		t.Fatalf("full clustering found %d, want 3: %v", n, full.Findings)
 	}
 }
+
+func TestCredentialsOutsideRecords(t *testing.T) {
+	key := "AKIA" + "Q3EGRTZX7MPLW4NB"
+	snap := record.MapSnapshot(map[string][]byte{
+		"notes.txt":              []byte("key " + key),
+		"workflow/deploy.md":     []byte("key " + key),
+		"memory/_staging/x.json": []byte("key " + key), // machine-local, never committed
+	})
+	check(t, Tree(snap, DefaultOptions(), nil).Findings, "notes.txt:credential", "notes.txt:path-unknown", "workflow/deploy.md:credential")
+}

@@ -156,6 +156,11 @@ func CleanRel(rel string) (string, error) {
 		case "", ".":
 			return "", fmt.Errorf("path %q has an empty or . element", rel)
 		}
+		// git refuses .git in trees, in any case and with the trailing
+		// dots and spaces some filesystems ignore (fsck's hasDotgit).
+		if strings.EqualFold(strings.TrimRight(elem, ". "), ".git") || strings.EqualFold(elem, "git~1") {
+			return "", fmt.Errorf("path %q has a .git element, which git refuses in trees", rel)
+		}
 	}
 	return rel, nil
 }

@@ -160,3 +160,14 @@ func TestChangeSetAndApply(t *testing.T) {
 		t.Fatalf("entries %v", s.Entries)
 	}
 }
+
+func TestCleanRelRefusesDotGit(t *testing.T) {
+	for _, p := range []string{"knowledge/.git/hooks/x", ".GIT/config", "knowledge/.git./x", "knowledge/.git /x", "git~1/x"} {
+		if _, err := CleanRel(p); err == nil {
+			t.Errorf("CleanRel(%q) accepted", p)
+		}
+	}
+	if _, err := CleanRel("knowledge/.gitkeep"); err != nil {
+		t.Errorf(".gitkeep refused: %v", err)
+	}
+}

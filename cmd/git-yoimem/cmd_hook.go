@@ -207,12 +207,12 @@ func stagingFiles(prefix string, changed []string) []string {
 }
 
 // onlyRecords keeps the paths the linter has something to say about:
-// records and anything unknown in the layout, not config or workflows.
+// records, anything the layout does not name, and (for credentials) every
+// other committed file; staging files are refused apart.
 func onlyRecords(paths []string) []string {
 	var out []string
 	for _, p := range paths {
-		switch record.Classify(p).Area {
-		case record.AreaRecord, record.AreaUnknown:
+		if record.Classify(p).Area != record.AreaStaging {
 			out = append(out, p)
 		}
 	}
@@ -367,7 +367,10 @@ func checkPushedRange(ctx context.Context, w *workspace, objs *gitstore.Objects,
 	var bad []string
 	touched := map[string]bool{}
 	for _, c := range commits {
-		hasTrailers := strings.Contains(c.message, "\nYoimem-")
+		hasTrailers := false
+		for _, t := range gitstore.ParseTrailers(c.message) {
+			hasTrailers = hasTrailers || strings.HasPrefix(strings.ToLower(t.Key), "yoimem-")
+		}
 		isRevert := !hasTrailers && strings.Contains(c.message, "\nThis reverts commit ")
 		if isMemoryPush && !onBase[c.hash] && !isRevert && touchesOnly(c.files, prefix) || hasTrailers {
 			if err := gitstore.CheckTrailers(c.message); err != nil {
