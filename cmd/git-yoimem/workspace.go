@@ -122,6 +122,15 @@ func resolveConfig(env Env, g *globalOptions, file string, gitEntries []config.E
 	if err != nil {
 		return nil, cannotRun(err, "fix the value, or remove it to use the default; 'git yoimem config' lists every key")
 	}
+	for _, key := range []string{config.KeyBranch, config.KeyBaseBranch} {
+		v, _ := cfg.Get(key)
+		if v.Raw == "" && key == config.KeyBaseBranch {
+			continue // automatic
+		}
+		if err := gitstore.CheckBranchName(v.Raw); err != nil {
+			return nil, cannotRun(fmt.Errorf("%s (%s): %w", key, v.Origin, err), "use a name git accepts as a branch (git check-ref-format --branch NAME)")
+		}
+	}
 	return cfg, nil
 }
 
