@@ -73,6 +73,18 @@ func (o *Objects) compress(header string, content []byte) (*bytes.Buffer, error)
 	defer o.zmu.Unlock()
 	buf := &bytes.Buffer{}
 	buf.Grow(len(content)/2 + 64)
+	if len(content) > 32<<10 {
+		// Large trees are stored uncompressed (still valid zlib): gc packs
+		// and deltas them later, and a memory commit should not wait on
+		// deflating a directory of thousands of records.
+		zw, err := zlib.NewWriterLevel(buf, zlib.NoCompression)
+		if err != nil {
+			return nil, err
+		}
+		zw.Write([]byte(header))
+		zw.Write(content)
+		return buf, zw.Close()
+	}
 	if o.zw == nil {
 		zw, err := zlib.NewWriterLevel(buf, zlib.BestSpeed)
 		if err != nil {

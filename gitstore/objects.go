@@ -148,12 +148,18 @@ func (o *Objects) readTree(h plumbing.Hash) ([]object.TreeEntry, error) {
 func (o *Objects) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 	sorted := append([]object.TreeEntry(nil), entries...)
 	sort.Sort(object.TreeEntrySorter(sorted))
-	t := object.Tree{Entries: sorted}
-	mem := &plumbing.MemoryObject{}
-	if err := t.Encode(mem); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
+	// Encoded by hand, in the format go-git's Tree.Encode writes, into
+	// one buffer: directory trees of memory hold thousands of entries.
+	var b bytes.Buffer
+	b.Grow(len(sorted) * 64)
+	for _, e := range sorted {
+		b.WriteString(strconv.FormatUint(uint64(e.Mode), 8))
+		b.WriteByte(' ')
+		b.WriteString(e.Name)
+		b.WriteByte(0)
+		b.Write(e.Hash[:])
 	}
-	return o.writeLoose(plumbing.TreeObject, memBytes(mem))
+	return o.writeLoose(plumbing.TreeObject, b.Bytes())
 }
 
 // commitTree returns a commit's tree hash.
