@@ -55,6 +55,13 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 			err:   fmt.Errorf("%s/ has uncommitted changes; refusing to merge %s:\n%s", prefix, branch, dirty),
 			hints: []string{"commit or stash them first ('git stash push -- " + prefix + "')"}}
 	}
+	if outside, err := outsideYoi(ctx, w, ref, prefix); err != nil {
+		return cannotRun(err)
+	} else if len(outside) > 0 {
+		return &exitError{code: exitFindings,
+			err:   fmt.Errorf("%s changes files outside %s/ against its base; refusing to merge:\n  %s", branch, prefix, strings.Join(outside, "\n  ")),
+			hints: []string{"memory commits touch only " + prefix + "/; inspect the branch with 'git log -p " + branch + "'"}}
+	}
 	out, err := w.repo.Git.Run(ctx, "merge", "--no-edit", "-m", "Merge memory branch "+branch, ref)
 	fmt.Fprint(env.Stderr, string(out))
 	var ge *gitstore.Error
@@ -64,4 +71,24 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 			hints: []string{"resolve the conflicts under " + prefix + "/ and commit, or 'git merge --abort'"}}
 	}
 	return err
+}
+
+// outsideYoi lists what the memory branch changes outside .yoi/ relative
+// to its base: a memory branch must bring memory only.
+func outsideYoi(ctx context.Context, w *workspace, ref, prefix string) ([]string, error) {
+	base, err := gitstore.ResolveBase(ctx, w.repo, w.cfg.String(config.KeyBaseBranch))
+	if err != nil {
+		return nil, nil // no base to compare with: git merge shows what it brings
+	}
+	out, err := w.repo.Git.Run(ctx, "diff", "--name-only", "-z", "--no-renames", base+"..."+ref)
+	if err != nil {
+		return nil, fmt.Errorf("list what %s changes: %w", ref, err)
+	}
+	var outside []string
+	for _, p := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		if p != "" && !strings.HasPrefix(p, prefix+"/") {
+			outside = append(outside, p)
+		}
+	}
+	return outside, nil
 }
