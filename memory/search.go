@@ -1,0 +1,209 @@
+package memory
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// Scope is what a search looks at.
+type Scope int
+
+// Scopes: knowledge_search reads knowledge/*.md; memory_search reads the
+// summary, decisions and requests.
+const (
+	ScopeKnowledge Scope = iota
+	ScopeMemory
+)
+
+// Query is a search's input. Text's terms are matched case-insensitively
+// and must all appear in a record (frontmatter included). Slug selects one
+// record by name (how #slug resolves) and returns it whole. Kind filters:
+// the knowledge kind (rule, fact, …) or, for memory, the record kind
+// (summary, decision, request).
+type Query struct {
+	Text string `json:"query"`
+	Slug string `json:"slug,omitempty"`
+	Kind string `json:"kind,omitempty"`
+}
+
+// Hit is one record found.
+type Hit struct {
+	Slug            string `json:"slug"`
+	Path            string `json:"path"` // relative to .yoi/
+	Kind            string `json:"kind"`
+	Description     string `json:"description,omitempty"`
+	ModelInvokation bool   `json:"model_invokation"`
+	Status          string `json:"status,omitempty"`
+	Excerpt         string `json:"excerpt"`
+}
+
+// Skipped is a file the search could not read as a record.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Options are the yoimem.search.* settings.
+type Options struct {
+	MaxResults    int // 0: no limit
+	ExcerptLines  int // lines of context around each matching line
+	MaxQueryBytes int // 0: 1024
+}
+
+// Errors a caller can tell apart.
+var (
+	ErrEmptyQuery = errors.New("empty query: give search terms or a slug")
+	ErrNotFound   = errors.New("no such record")
+)
+
+// Search finds the records of scope matching q, in path order, at most
+// opts.MaxResults of them. Files that cannot be read as records are
+// skipped and reported, not fatal.
+func Search(snap record.Snapshot, scope Scope, q Query, opts Options) ([]Hit, []Skipped, error) {
+	terms, err := queryTerms(q, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if q.Slug != "" {
+		if err := record.ValidateSlug(q.Slug); err != nil {
+			return nil, nil, fmt.Errorf("slug: %w", err)
+		}
+	}
+	var hits []Hit
+	var skipped []Skipped
+	slugSeen := false
+	for _, e := range snap.Entries {
+		loc := record.Classify(e.Path)
+		if e.Mode != record.ModeRegular || loc.Area != record.AreaRecord || loc.SlugErr != nil || !inScope(scope, loc.Kind) {
+			continue
+		}
+		if q.Slug != "" && loc.Slug != q.Slug {
+			continue
+		}
+		slugSeen = true
+		content, err := snap.Read(e.Path)
+		if err != nil {
+			skipped = append(skipped, Skipped{e.Path, err.Error()})
+			continue
+		}
+		if !utf8.Valid(content) || bytes.IndexByte(content, 0) >= 0 {
+			skipped = append(skipped, Skipped{e.Path, "not UTF-8 text"})
+			continue
+		}
+		hit, ok, why := match(e.Path, loc, content, q, terms, opts)
+		if why != "" {
+			skipped = append(skipped, Skipped{e.Path, why})
+		}
+		if !ok {
+			continue
+		}
+		hits = append(hits, hit)
+		if opts.MaxResults > 0 && len(hits) >= opts.MaxResults {
+			break
+		}
+	}
+	if q.Slug != "" && !slugSeen {
+		return nil, nil, fmt.Errorf("%s: %w", q.Slug, ErrNotFound)
+	}
+	return hits, skipped, nil
+}
+
+func queryTerms(q Query, opts Options) ([]string, error) {
+	limit := opts.MaxQueryBytes
+	if limit <= 0 {
+		limit = 1024
+	}
+	if len(q.Text) > limit {
+		return nil, fmt.Errorf("query is %d bytes; at most %d", len(q.Text), limit)
+	}
+	if !utf8.ValidString(q.Text) {
+		return nil, errors.New("query is not UTF-8 text")
+	}
+	terms := strings.Fields(strings.ToLower(q.Text))
+	if len(terms) == 0 && q.Slug == "" {
+		return nil, ErrEmptyQuery
+	}
+	return terms, nil
+}
+
+func inScope(scope Scope, k record.Kind) bool {
+	if scope == ScopeKnowledge {
+		return k == record.KindKnowledge
+	}
+	return k == record.KindSummary || k == record.KindDecision || k == record.KindRequest
+}
+
+// match decides whether a record is a hit and builds it. why explains a
+// record that could not be parsed (it is still searched as text).
+func match(path string, loc record.Location, content []byte, q Query, terms []string, opts Options) (Hit, bool, string) {
+	lower := bytes.ToLower(content)
+	for _, t := range terms {
+		if !bytes.Contains(lower, []byte(t)) {
+			return Hit{}, false, ""
+		}
+	}
+	hit := Hit{Slug: loc.Slug, Path: path, Kind: loc.Kind.String()}
+	if loc.Kind == record.KindSummary {
+		hit.Slug = "summary"
+	}
+	why := ""
+	if rec, _, err := record.Decode(path, content); err == nil {
+		hit.Description, hit.ModelInvokation = rec.Description, rec.ModelInvokation
+		hit.Status = string(rec.Status)
+		if rec.Kind == record.KindKnowledge && rec.KnowledgeKind != "" {
+			hit.Kind = rec.KnowledgeKind
+		}
+	} else {
+		why = "frontmatter unreadable (" + err.Error() + "); searched as text"
+	}
+	if q.Kind != "" && !strings.EqualFold(q.Kind, hit.Kind) {
+		return Hit{}, false, ""
+	}
+	if q.Slug != "" && len(terms) == 0 {
+		hit.Excerpt = string(content) // #slug: the whole record
+	} else {
+		hit.Excerpt = excerpt(content, lower, terms, opts.ExcerptLines)
+	}
+	return hit, true, why
+}
+
+// excerpt returns the lines holding any term with n lines around them;
+// separate runs are joined by a "…" line.
+func excerpt(content, lower []byte, terms []string, n int) string {
+	lines := bytes.Split(content, []byte("\n"))
+	lowerLines := bytes.Split(lower, []byte("\n"))
+	if len(lowerLines) != len(lines) {
+		lowerLines = lines // ToLower changed line structure (cannot, but be safe)
+	}
+	keep := make([]bool, len(lines))
+	for i, l := range lowerLines {
+		for _, t := range terms {
+			if bytes.Contains(l, []byte(t)) {
+				for j := max(0, i-n); j <= min(len(lines)-1, i+n); j++ {
+					keep[j] = true
+				}
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	gap := false
+	for i, k := range keep {
+		if !k {
+			gap = b.Len() > 0
+			continue
+		}
+		if gap {
+			b.WriteString("…\n")
+			gap = false
+		}
+		b.Write(bytes.TrimRight(lines[i], "\r"))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
