@@ -61,6 +61,8 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newHookCommand(env, g),
 		newLogCommand(env, g),
 		newMergeCommand(env, g),
+		newSearchCommand(env, g),
+		newShowCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {
@@ -81,7 +83,7 @@ func run(ctx context.Context, args []string, env Env) int {
 		unknown = true
 		fmt.Fprintf(env.Stderr, "git-yoimem: error: unknown command %q\nhint: see 'git yoimem help'\n", name)
 	}
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, intersperse(app, args))
 	switch {
 	case unknown:
 		return exitCannotRun
@@ -130,4 +132,66 @@ func writeJSON(env Env, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// intersperse moves a command's flags that follow its arguments in front
+// of them ("search knowledge retry --format json"): urfave/cli v2 stops
+// parsing flags at the first argument, and people type flags anywhere, as
+// with git. "--" ends the flags, as usual.
+func intersperse(app *cli.App, args []string) []string {
+	i := 1
+	for i < len(args) && strings.HasPrefix(args[i], "-") { // global flags
+		if f := findFlag(app.Flags, args[i]); f != nil && takesValue(f) && !strings.Contains(args[i], "=") {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return args
+	}
+	cmd := app.Command(args[i])
+	if cmd == nil {
+		return args
+	}
+	out := append([]string(nil), args[:i+1]...)
+	var flags, rest []string
+	for j := i + 1; j < len(args); j++ {
+		a := args[j]
+		if a == "--" {
+			rest = append(rest, args[j:]...)
+			break
+		}
+		f := findFlag(cmd.Flags, a)
+		if f == nil {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		if takesValue(f) && !strings.Contains(a, "=") && j+1 < len(args) {
+			j++
+			flags = append(flags, args[j])
+		}
+	}
+	return append(append(out, flags...), rest...)
+}
+
+func findFlag(flags []cli.Flag, arg string) cli.Flag {
+	name := strings.TrimLeft(arg, "-")
+	if name == arg || name == "" {
+		return nil
+	}
+	name, _, _ = strings.Cut(name, "=")
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+func takesValue(f cli.Flag) bool {
+	_, isBool := f.(*cli.BoolFlag)
+	return !isBool
 }
