@@ -63,6 +63,8 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newMergeCommand(env, g),
 		newSearchCommand(env, g),
 		newShowCommand(env, g),
+		newContextCommand(env, g),
+		newExpandCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
-	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/memory"
 )
 
@@ -83,12 +81,9 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 	if err != nil {
 		return err
 	}
-	snap, err := gitstore.WorktreeSnapshot(w.root, w.cfg.Int(config.KeyLintMaxFileBytes))
-	if errors.Is(err, gitstore.ErrNoYoi) {
-		return cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.root)), "run 'git yoimem init' to create it")
-	}
+	snap, err := worktreeSnapshot(env, w)
 	if err != nil {
-		return cannotRun(err)
+		return err
 	}
 	hits, skipped, err := memory.Search(snap, opts.scope, memory.Query{Text: opts.query, Slug: opts.slug, Kind: opts.kind}, memory.Options{
 		MaxResults:   int(w.cfg.Int(config.KeySearchMaxResults)),

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+type contextOptions struct {
+	format string
+}
+
+func newContextCommand(env Env, g *globalOptions) *cli.Command {
+	var opts contextOptions
+	return &cli.Command{
+		Name:  "context",
+		Usage: "print the always-on context: the summary and the model-invocable knowledge",
+		Description: `Prints what an agent session starts with: the body of memory/summary.md
+and one line per knowledge record with model_invokation: true (its slug and
+description), between <yoimem-memory> markers, within
+yoimem.context.budgetChars. Descriptions that do not fit are left out whole
+and named in a visible line; a summary alone over the budget is an error
+(exit 1). Nothing is ever cut silently.`,
+		Flags: []cli.Flag{formatFlag(&opts.format)},
+		Action: func(c *cli.Context) error {
+			if err := checkFormat(opts.format); err != nil {
+				return err
+			}
+			return runContext(c.Context, env, g, opts)
+		},
+	}
+}
+
+// worktreeSnapshot opens the workspace's .yoi/ in the working tree.
+func worktreeSnapshot(env Env, w *workspace) (record.Snapshot, error) {
+	snap, err := gitstore.WorktreeSnapshot(w.root, w.cfg.Int(config.KeyLintMaxFileBytes))
+	if errors.Is(err, gitstore.ErrNoYoi) {
+		return snap, cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.root)), "run 'git yoimem init' to create it")
+	}
+	if err != nil {
+		return snap, cannotRun(err)
+	}
+	return snap, nil
+}
+
+func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOptions) error {
+	w, err := openWorkspace(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	snap, err := worktreeSnapshot(env, w)
+	if err != nil {
+		return err
+	}
+	res, err := memory.Context(snap, int(w.cfg.Int(config.KeyContextBudgetChars)))
+	if err != nil {
+		return &exitError{code: exitFindings, err: err}
+	}
+	if len(res.Left) > 0 {
+		warnf(env.Stderr, "context over budget: %d description(s) left out (%s)", len(res.Left), strings.Join(res.Left, ", "))
+	}
+	if opts.format == "json" {
+		return writeJSON(env, res)
+	}
+	_, err = io.WriteString(env.Stdout, res.Text)
+	return err
+}
+
+func newExpandCommand(env Env, g *globalOptions) *cli.Command {
+	return &cli.Command{
+		Name:  "expand",
+		Usage: "expand #slug references of stdin to the knowledge they name (stdout)",
+		Description: `Reads a prompt on stdin and writes it to stdout with the body of every
+knowledge record it references as #slug appended once, between
+<yoimem-memory> markers. Records with user_invocable: false are not
+expanded; unknown slugs are reported on stderr. The text itself is
+unchanged.`,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("expand reads stdin and takes no arguments")
+			}
+			return runExpand(c.Context, env, g)
+		},
+	}
+}
+
+func runExpand(ctx context.Context, env Env, g *globalOptions) error {
+	w, err := openWorkspace(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	snap, err := worktreeSnapshot(env, w)
+	if err != nil {
+		return err
+	}
+	in, err := io.ReadAll(io.LimitReader(env.Stdin, 16<<20))
+	if err != nil {
+		return cannotRun(fmt.Errorf("read stdin: %w", err))
+	}
+	ex := memory.Expand(snap, string(in))
+	for _, s := range ex.Refused {
+		warnf(env.Stderr, "#%s is not user-invocable (user_invocable: false); not expanded", s)
+	}
+	for _, s := range ex.Unknown {
+		warnf(env.Stderr, "#%s names no knowledge record; not expanded", s)
+	}
+	_, err = io.WriteString(env.Stdout, ex.Text)
+	return err
+}

@@ -1,0 +1,94 @@
+package memory
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// Markers around text git-yoimem puts into an agent's context. Extract
+// recognizes them and leaves what they enclose out of what it sends to the
+// model: memory must not be re-learned from its own injections.
+const (
+	InjectOpen  = "<yoimem-memory"
+	InjectClose = "</yoimem-memory>"
+)
+
+// ContextResult is the always-on context and what did not fit.
+type ContextResult struct {
+	Text     string   // the context, markers included
+	Chars    int      // its length in characters
+	Budget   int      // the budget it was built for
+	Left     []string // slugs whose descriptions did not fit
+	Included []string // slugs whose descriptions are in
+}
+
+// Context builds the always-on context: the summary's body, then the
+// descriptions of the model_invokation: true knowledge records (slug order)
+// so the model knows what it may look up. It never cuts text silently:
+// descriptions that do not fit are left out whole and named in a visible
+// line at the end; a summary alone over the budget is an error.
+func Context(snap record.Snapshot, budget int) (ContextResult, error) {
+	res := ContextResult{Budget: budget}
+	var b strings.Builder
+	b.WriteString(InjectOpen + " kind=\"context\">\n")
+	if content, err := snap.Read(record.SummaryPath); err == nil {
+		if doc, err := record.Parse(content); err == nil {
+			b.Write(doc.Body())
+			if !strings.HasSuffix(b.String(), "\n") {
+				b.WriteByte('\n')
+			}
+		} else {
+			return res, fmt.Errorf("%s: %w", record.SummaryPath, err)
+		}
+	}
+	type desc struct{ slug, text string }
+	var descs []desc
+	for _, e := range snap.Entries {
+		loc := record.Classify(e.Path)
+		if e.Mode != record.ModeRegular || loc.Kind != record.KindKnowledge || loc.SlugErr != nil {
+			continue
+		}
+		content, err := snap.Read(e.Path)
+		if err != nil {
+			continue
+		}
+		rec, _, err := record.Decode(e.Path, content)
+		if err != nil || !rec.ModelInvokation || rec.Description == "" {
+			continue
+		}
+		descs = append(descs, desc{loc.Slug, oneLine(rec.Description)})
+	}
+	sort.Slice(descs, func(i, j int) bool { return descs[i].slug < descs[j].slug })
+	closing := InjectClose + "\n"
+	if budget > 0 && utf8.RuneCountInString(b.String()+closing) > budget {
+		return res, fmt.Errorf("the summary alone has %d characters, over the context budget of %d (yoimem.context.budgetChars): shorten memory/summary.md or raise the budget", utf8.RuneCountInString(b.String()+closing), budget)
+	}
+	if len(descs) > 0 {
+		b.WriteString("\nKnowledge you can look up with knowledge_search (slug: when to read it):\n")
+	}
+	for _, d := range descs {
+		line := "- #" + d.slug + ": " + d.text + "\n"
+		if budget > 0 && utf8.RuneCountInString(b.String()+line+closing)+markerReserve(len(descs)) > budget {
+			res.Left = append(res.Left, d.slug)
+			continue
+		}
+		b.WriteString(line)
+		res.Included = append(res.Included, d.slug)
+	}
+	if len(res.Left) > 0 {
+		fmt.Fprintf(&b, "[git-yoimem: over the context budget of %d characters; %d description(s) left out: %s]\n", budget, len(res.Left), strings.Join(res.Left, ", "))
+	}
+	b.WriteString(closing)
+	res.Text = b.String()
+	res.Chars = utf8.RuneCountInString(res.Text)
+	return res, nil
+}
+
+// markerReserve keeps room for the over-budget line, which names slugs.
+func markerReserve(n int) int { return 100 + 40*min(n, 20) }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,62 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+func TestContext(t *testing.T) {
+	files := map[string][]byte{
+		"memory/summary.md":        []byte("---\nupdated_at: " + ts + "\n---\n# Summary\nGo service.\n"),
+		"knowledge/b-rule.md":      []byte(knowledge("rule", "Read before touching retries", true, "body")),
+		"knowledge/a-howto.md":     []byte(knowledge("howto", "Deploy steps; read before a release", true, "body")),
+		"knowledge/not-invoked.md": []byte(knowledge("fact", "never in context", false, "body")),
+	}
+	res, err := Context(record.MapSnapshot(files), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := InjectOpen + " kind=\"context\">\n# Summary\nGo service.\n\nKnowledge you can look up with knowledge_search (slug: when to read it):\n" +
+		"- #a-howto: Deploy steps; read before a release\n- #b-rule: Read before touching retries\n" + InjectClose + "\n"
+	if res.Text != want {
+		t.Fatalf("context:\n%s\nwant:\n%s", res.Text, want)
+	}
+	// a small budget leaves descriptions out whole, and says so
+	small, err := Context(record.MapSnapshot(files), res.Chars-10+markerReserve(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(small.Left) == 0 || !strings.Contains(small.Text, "description(s) left out: "+strings.Join(small.Left, ", ")) {
+		t.Fatalf("over budget without a visible marker:\n%s", small.Text)
+	}
+	for _, slug := range small.Left {
+		if strings.Contains(small.Text, "- #"+slug+":") {
+			t.Fatalf("%s both left out and included", slug)
+		}
+	}
+	// the summary alone over the budget is an error, not a cut
+	if _, err := Context(record.MapSnapshot(files), 10); err == nil || !strings.Contains(err.Error(), "over the context budget") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestExpand(t *testing.T) {
+	files := map[string][]byte{
+		"knowledge/retry-policy.md": []byte(knowledge("rule", "d", false, "# Retry\nRetry twice.\n")),
+		"knowledge/secret-sauce.md": []byte(strings.Replace(knowledge("rule", "d", false, "hidden\n"), "user_invocable: true", "user_invocable: false", 1)),
+	}
+	ex := Expand(record.MapSnapshot(files), "Fix it, see #retry-policy and #retry-policy again, #secret-sauce, #nope, `#retry-policy` and issue #42.\n")
+	want := "Fix it, see #retry-policy and #retry-policy again, #secret-sauce, #nope, `#retry-policy` and issue #42.\n\n" +
+		InjectOpen + " kind=\"knowledge\" slug=\"retry-policy\">\n# Retry\nRetry twice.\n" + InjectClose + "\n"
+	if ex.Text != want {
+		t.Fatalf("expanded:\n%q\nwant:\n%q", ex.Text, want)
+	}
+	if strings.Join(ex.Expanded, ",") != "retry-policy" || strings.Join(ex.Refused, ",") != "secret-sauce" || strings.Join(ex.Unknown, ",") != "nope" {
+		t.Fatalf("%+v", ex)
+	}
+	if plain := Expand(record.MapSnapshot(files), "nothing here\n"); plain.Text != "nothing here\n" {
+		t.Fatalf("text without references changed: %q", plain.Text)
+	}
+}

@@ -1,0 +1,54 @@
+package memory
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// Expansion is the result of expanding #slug references in a text.
+type Expansion struct {
+	Text     string   // the text, with the referenced records appended
+	Expanded []string // slugs expanded, in order of first reference
+	Refused  []string // slugs of records with user_invocable: false
+	Unknown  []string // slugs that name no knowledge record
+}
+
+// Expand appends, after the text, the body of each knowledge record the
+// text references as #slug (first reference order, once each), between
+// injection markers. The text itself is left as it is. Records with
+// user_invocable: false are not expanded.
+func Expand(snap record.Snapshot, text string) Expansion {
+	ex := Expansion{Text: text}
+	seen := map[string]bool{}
+	var b strings.Builder
+	for _, r := range record.Refs([]byte(text)) {
+		if seen[r.Slug] {
+			continue
+		}
+		seen[r.Slug] = true
+		path := record.PathFor(record.KindKnowledge, r.Slug)
+		content, err := snap.Read(path)
+		if err != nil {
+			ex.Unknown = append(ex.Unknown, r.Slug)
+			continue
+		}
+		rec, _, err := record.Decode(path, content)
+		if err != nil {
+			ex.Unknown = append(ex.Unknown, r.Slug)
+			continue
+		}
+		if !rec.UserInvocable {
+			ex.Refused = append(ex.Refused, r.Slug)
+			continue
+		}
+		body := strings.TrimRight(string(rec.Body()), "\n")
+		fmt.Fprintf(&b, "\n\n%s kind=\"knowledge\" slug=%q>\n%s\n%s", InjectOpen, r.Slug, body, InjectClose)
+		ex.Expanded = append(ex.Expanded, r.Slug)
+	}
+	if b.Len() > 0 {
+		ex.Text = strings.TrimRight(text, "\n") + b.String() + "\n"
+	}
+	return ex
+}
