@@ -65,6 +65,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newShowCommand(env, g),
 		newContextCommand(env, g),
 		newExpandCommand(env, g),
+		newMemoryCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {
