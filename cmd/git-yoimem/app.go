@@ -66,6 +66,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newContextCommand(env, g),
 		newExpandCommand(env, g),
 		newMemoryCommand(env, g),
+		newMCPCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/mcp"
+	"github.com/yoimem/git-yoimem/memory"
+)
+
+type mcpOptions struct {
+	write bool
+}
+
+func newMCPCommand(env Env, g *globalOptions) *cli.Command {
+	var opts mcpOptions
+	return &cli.Command{
+		Name:  "mcp",
+		Usage: "serve the memory tools to an MCP client over stdio",
+		Description: `Runs an MCP server on stdin/stdout (newline-delimited JSON-RPC) with the
+tools knowledge_search, memory_search and memory_read; with --write also
+memory_write, memory_edit and memory_delete, each linted first (a refusal
+is a tool error listing the findings). Register it with a client, e.g.
+in .mcp.json: {"mcpServers": {"yoimem": {"command": "git",
+"args": ["yoimem", "mcp"]}}}.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "write", Usage: "also serve the write tools", Destination: &opts.write},
+		},
+		Action: func(c *cli.Context) error {
+			return runMCP(c.Context, env, g, opts)
+		},
+	}
+}
+
+func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) error {
+	w, err := openWorkspace(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	if _, err := worktreeSnapshot(env, w); err != nil {
+		return err
+	}
+	tools := &memory.Tools{
+		Store: gitstore.WorktreeStore{Root: w.root, MaxRead: w.cfg.Int(config.KeyLintMaxFileBytes)},
+		Lint:  lintOptions(w.cfg),
+	}
+	srv := mcp.NewServer(tools, mcp.Options{
+		Write:   opts.write,
+		Version: version(),
+		Search: memory.Options{
+			MaxResults:   int(w.cfg.Int(config.KeySearchMaxResults)),
+			ExcerptLines: int(w.cfg.Int(config.KeySearchExcerptLines)),
+		},
+	})
+	t := &sdk.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}}
+	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+		return cannotRun(err)
+	}
+	return nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

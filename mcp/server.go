@@ -1,0 +1,114 @@
+// Package mcp is git-yoimem's MCP front end: the memory tools and searches
+// served to any MCP client (Claude Code, Codex CLI, the Yoi agent) over
+// the official Go SDK. Read-only by default; the write tools only when
+// asked. Nothing imports this package but the command.
+package mcp
+
+import (
+	"context"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/memory"
+)
+
+// Options configure the server.
+type Options struct {
+	Write   bool           // also serve memory_write, memory_edit, memory_delete
+	Search  memory.Options // yoimem.search.* limits
+	Version string
+}
+
+// SearchInput is knowledge_search's and memory_search's input.
+type SearchInput struct {
+	Query string `json:"query" jsonschema:"search terms; every term must appear (case-insensitive, literal)"`
+	Slug  string `json:"slug,omitempty" jsonschema:"return this one record whole (how #slug resolves)"`
+	Kind  string `json:"kind,omitempty" jsonschema:"only this kind: rule, fact, howto… for knowledge; summary, decision, request for memory"`
+}
+
+// SearchOutput lists the hits.
+type SearchOutput struct {
+	Hits    []memory.Hit     `json:"hits"`
+	Skipped []memory.Skipped `json:"skipped,omitempty"`
+}
+
+// PathInput names a record relative to .yoi/.
+type PathInput struct {
+	Path string `json:"path" jsonschema:"record path relative to .yoi/, e.g. knowledge/retry-policy.md"`
+}
+
+// ReadOutput is a record's content.
+type ReadOutput struct {
+	Content string `json:"content"`
+}
+
+// WriteInput is memory_write's input.
+type WriteInput struct {
+	Path    string `json:"path" jsonschema:"record path relative to .yoi/"`
+	Content string `json:"content" jsonschema:"the whole record: --- frontmatter --- and Markdown body"`
+	Create  bool   `json:"create,omitempty" jsonschema:"true to create a new record (refused when the slug exists: update it instead)"`
+}
+
+// EditInput is memory_edit's input.
+type EditInput struct {
+	Path string `json:"path" jsonschema:"record path relative to .yoi/"`
+	Old  string `json:"old" jsonschema:"text that occurs exactly once in the record"`
+	New  string `json:"new" jsonschema:"its replacement"`
+}
+
+// WriteOutput reports the linter's warnings about an accepted write.
+type WriteOutput struct {
+	Warnings []lint.Finding `json:"warnings"`
+}
+
+// NewServer returns a server for tools. A refused write comes back as a
+// tool error holding the linter's findings, for the model to fix.
+func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "git-yoimem", Version: opts.Version}, nil)
+	search := func(scope memory.Scope) sdk.ToolHandlerFor[SearchInput, SearchOutput] {
+		return func(_ context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
+			snap, err := tools.Store.Snapshot()
+			if err != nil {
+				return nil, SearchOutput{}, err
+			}
+			hits, skipped, err := memory.Search(snap, scope, memory.Query{Text: in.Query, Slug: in.Slug, Kind: in.Kind}, opts.Search)
+			if hits == nil {
+				hits = []memory.Hit{}
+			}
+			return nil, SearchOutput{Hits: hits, Skipped: skipped}, err
+		}
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "knowledge_search", Description: "Search the project's knowledge records (knowledge/*.md): rules, facts, how-tos. Use slug to read one whole."}, search(memory.ScopeKnowledge))
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_search", Description: "Search the project's memory: the summary, decisions (open/resolved/replaced) and user requests."}, search(memory.ScopeMemory))
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_read", Description: "Read one memory or knowledge record by its path relative to .yoi/."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in PathInput) (*sdk.CallToolResult, ReadOutput, error) {
+			b, err := tools.Read(in.Path)
+			return nil, ReadOutput{Content: string(b)}, err
+		})
+	if !opts.Write {
+		return s
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_write", Description: "Write a whole memory or knowledge record (create=true for a new one). Linted first; a refusal lists what to fix."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in WriteInput) (*sdk.CallToolResult, WriteOutput, error) {
+			w, err := tools.Write(in.Path, []byte(in.Content), in.Create)
+			return nil, WriteOutput{Warnings: nonNil(w)}, err
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_edit", Description: "Replace text that occurs exactly once in a record. Linted first."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in EditInput) (*sdk.CallToolResult, WriteOutput, error) {
+			w, err := tools.Edit(in.Path, in.Old, in.New)
+			return nil, WriteOutput{Warnings: nonNil(w)}, err
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_delete", Description: "Delete a request or knowledge record (decisions are replaced, not deleted)."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in PathInput) (*sdk.CallToolResult, WriteOutput, error) {
+			w, err := tools.Delete(in.Path)
+			return nil, WriteOutput{Warnings: nonNil(w)}, err
+		})
+	return s
+}
+
+func nonNil(fs []lint.Finding) []lint.Finding {
+	if fs == nil {
+		return []lint.Finding{}
+	}
+	return fs
+}

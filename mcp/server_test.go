@@ -1,0 +1,104 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/memory"
+)
+
+const rec = "---\nkind: rule\ndescription: How to retry\nmodel_invokation: true\nuser_invocable: true\ncreated_at: 2026-01-05T09:30:00Z\nupdated_at: 2026-01-05T09:30:00Z\nlast_sources: []\n---\nRetry twice.\n"
+
+func connect(t *testing.T, write bool) (*sdk.ClientSession, *memory.MapStore) {
+	t.Helper()
+	store := &memory.MapStore{Files: map[string][]byte{"knowledge/retry-policy.md": []byte(rec)}}
+	srv := NewServer(&memory.Tools{Store: store, Lint: lint.DefaultOptions()}, Options{Write: write, Search: memory.Options{ExcerptLines: 1}, Version: "test"})
+	st, ct := sdk.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := srv.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, store
+}
+
+func toolNames(t *testing.T, cs *sdk.ClientSession) string {
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
+}
+
+func call(t *testing.T, cs *sdk.ClientSession, name string, args any) (*sdk.CallToolResult, string) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	return res, text.String()
+}
+
+func TestReadOnlyByDefault(t *testing.T) {
+	cs, _ := connect(t, false)
+	if got := toolNames(t, cs); got != "knowledge_search memory_read memory_search" {
+		t.Fatalf("tools: %s", got)
+	}
+	res, _ := call(t, cs, "knowledge_search", map[string]any{"query": "retry"})
+	var out SearchOutput
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil || len(out.Hits) != 1 || out.Hits[0].Slug != "retry-policy" || !out.Hits[0].ModelInvokation {
+		t.Fatalf("search: %s (%v)", b, err)
+	}
+	if _, text := call(t, cs, "memory_read", map[string]any{"path": "knowledge/retry-policy.md"}); !strings.Contains(text, "Retry twice.") {
+		t.Fatalf("read: %s", text)
+	}
+	if res, text := call(t, cs, "memory_read", map[string]any{"path": "../../etc/passwd"}); !res.IsError || !strings.Contains(text, "path-unsafe") {
+		t.Fatalf("read outside .yoi/: %v %s", res.IsError, text)
+	}
+	if res, text := call(t, cs, "knowledge_search", map[string]any{"query": ""}); !res.IsError || !strings.Contains(text, "empty query") {
+		t.Fatalf("empty query: %v %s", res.IsError, text)
+	}
+}
+
+func TestWriteTools(t *testing.T) {
+	cs, store := connect(t, true)
+	if got := toolNames(t, cs); got != "knowledge_search memory_delete memory_edit memory_read memory_search memory_write" {
+		t.Fatalf("tools: %s", got)
+	}
+	// a refusal is a tool error the model can read
+	res, text := call(t, cs, "memory_write", map[string]any{"path": "knowledge/retry-policy.md", "content": rec, "create": true})
+	if !res.IsError || !strings.Contains(text, "slug-exists") {
+		t.Fatalf("create existing: %v %s", res.IsError, text)
+	}
+	res, text = call(t, cs, "memory_edit", map[string]any{"path": "knowledge/retry-policy.md", "old": "Retry twice.", "new": "Retry three times."})
+	if res.IsError {
+		t.Fatalf("edit: %s", text)
+	}
+	if !strings.Contains(string(store.Files["knowledge/retry-policy.md"]), "three times") {
+		t.Fatal("edit not written")
+	}
+	if res, text := call(t, cs, "memory_write", map[string]any{"path": "workflow/x.md", "content": "x"}); !res.IsError || !strings.Contains(text, "workflow-write") {
+		t.Fatalf("workflow: %v %s", res.IsError, text)
+	}
+}
