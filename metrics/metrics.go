@@ -1,0 +1,195 @@
+package metrics
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+)
+
+// How a record was used. Inject is a context cost, not a use: it never
+// counts toward frequencies.
+const (
+	HowSearch = "search"
+	HowSlug   = "slug"
+	HowRead   = "read"
+	HowInject = "inject"
+)
+
+// Event is one use of a record.
+type Event struct {
+	ID      string    `json:"id"`
+	Time    time.Time `json:"time"`
+	Session string    `json:"session"`
+	Record  string    `json:"record"` // path relative to .yoi/
+	How     string    `json:"how"`
+	// Tokens is the size of what was injected (HowInject only).
+	Tokens int64 `json:"tokens,omitempty"`
+}
+
+// Tick is one reading of the token clock: the workspace's cumulative input
+// tokens at a moment.
+type Tick struct {
+	Time       time.Time `json:"time"`
+	Session    string    `json:"session"`
+	Cumulative int64     `json:"cumulative"`
+}
+
+// Clock maps wall time to cumulative input tokens.
+type Clock struct {
+	ticks []Tick // by time
+}
+
+// NewClock builds a clock from ticks in any order.
+func NewClock(ticks []Tick) *Clock {
+	c := &Clock{ticks: append([]Tick(nil), ticks...)}
+	sort.Slice(c.ticks, func(i, j int) bool { return c.ticks[i].Time.Before(c.ticks[j].Time) })
+	return c
+}
+
+// At is the cumulative tokens at t: the last reading at or before t (0
+// before the first).
+func (c *Clock) At(t time.Time) int64 {
+	i := sort.Search(len(c.ticks), func(i int) bool { return c.ticks[i].Time.After(t) })
+	if i == 0 {
+		return 0
+	}
+	return c.ticks[i-1].Cumulative
+}
+
+// Now is the latest reading.
+func (c *Clock) Now() int64 {
+	if len(c.ticks) == 0 {
+		return 0
+	}
+	return c.ticks[len(c.ticks)-1].Cumulative
+}
+
+// Frequency is a record's use rate: its last window invokes (injections
+// excluded) divided by the input tokens since the oldest of them, per
+// million tokens. known is false without any invoke.
+func Frequency(events []Event, clock *Clock, window int) (freq float64, known bool) {
+	uses := invokes(events)
+	if len(uses) == 0 {
+		return 0, false
+	}
+	if window > 0 && len(uses) > window {
+		uses = uses[len(uses)-window:]
+	}
+	elapsed := clock.Now() - clock.At(uses[0].Time)
+	if elapsed < 1 {
+		elapsed = 1 // all within one reading: as frequent as can be measured
+	}
+	return float64(len(uses)) * 1e6 / float64(elapsed), true
+}
+
+// invokes keeps the explicit uses, by time.
+func invokes(events []Event) []Event {
+	var out []Event
+	for _, e := range events {
+		if e.How != HowInject {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out
+}
+
+// Protected reports whether a frequency protects a record from being
+// dropped or heavily compressed (frequency >= threshold, default 1.0).
+func Protected(freq float64, known bool, threshold float64) bool {
+	return known && freq >= threshold
+}
+
+// Candidate is a record the knowledge-candidate report lists.
+type Candidate struct {
+	Record    string  `json:"record"`
+	Frequency float64 `json:"frequency"`
+	Uses      int     `json:"uses"`     // after collapsing runs within a session
+	Sessions  int     `json:"sessions"` // distinct sessions
+}
+
+// Candidates is the knowledge-candidate report: records whose frequency,
+// counting a run of consecutive uses within one session once, is at or
+// above threshold, used in at least minSessions sessions. Ordered by
+// frequency, then record.
+func Candidates(events []Event, clock *Clock, window int, threshold float64, minSessions int) []Candidate {
+	byRecord := map[string][]Event{}
+	for _, e := range invokes(events) {
+		byRecord[e.Record] = append(byRecord[e.Record], e)
+	}
+	var out []Candidate
+	for rec, evs := range byRecord {
+		collapsed := collapseRuns(evs)
+		sessions := map[string]bool{}
+		for _, e := range collapsed {
+			sessions[e.Session] = true
+		}
+		freq, known := Frequency(collapsed, clock, window)
+		if !known || freq < threshold || len(sessions) < minSessions {
+			continue
+		}
+		out = append(out, Candidate{Record: rec, Frequency: freq, Uses: len(collapsed), Sessions: len(sessions)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Frequency != out[j].Frequency {
+			return out[i].Frequency > out[j].Frequency
+		}
+		return out[i].Record < out[j].Record
+	})
+	return out
+}
+
+// collapseRuns keeps the first of each run of consecutive uses from the
+// same session: a spike in one session is one use.
+func collapseRuns(evs []Event) []Event {
+	var out []Event
+	for i, e := range evs {
+		if i > 0 && evs[i-1].Session == e.Session {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// ReadEvents reads a JSON Lines journal of events. A torn last line (a
+// crash mid-append) is skipped; any other bad line is an error naming it.
+func ReadEvents(r io.Reader, name string) ([]Event, error) {
+	var out []Event
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	var pending error
+	for sc.Scan() {
+		line++
+		if pending != nil {
+			return nil, pending
+		}
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var e Event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			pending = fmt.Errorf("%s:%d: %w", name, line, err)
+			continue
+		}
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return out, nil // a bad last line is a torn append
+}
+
+// WriteEvent appends one event as a JSON line.
+func WriteEvent(w io.Writer, e Event) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}

@@ -1,0 +1,92 @@
+package metrics
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func at(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+
+// clock: one million tokens per 10 minutes.
+func clock(minutes int) *Clock {
+	var ticks []Tick
+	for m := 0; m <= minutes; m += 10 {
+		ticks = append(ticks, Tick{Time: at(m), Cumulative: int64(m) * 100_000})
+	}
+	return NewClock(ticks)
+}
+
+func TestClock(t *testing.T) {
+	c := clock(60)
+	if c.At(t0.Add(-time.Hour)) != 0 || c.At(at(15)) != 1_000_000 || c.Now() != 6_000_000 {
+		t.Fatalf("At/Now: %d %d %d", c.At(t0.Add(-time.Hour)), c.At(at(15)), c.Now())
+	}
+}
+
+func TestFrequency(t *testing.T) {
+	c := clock(100) // now: 10M tokens
+	tests := []struct {
+		name   string
+		events []Event
+		window int
+		want   float64
+		known  bool
+	}{
+		{"none", nil, 10, 0, false},
+		{"injections do not count", []Event{{Time: at(0), How: HowInject, Tokens: 50}}, 10, 0, false},
+		{"two uses over 10M tokens", []Event{{Time: at(0), How: HowSearch}, {Time: at(50), How: HowSlug}}, 10, 0.2, true},
+		{"window keeps the last uses", []Event{{Time: at(0), How: HowRead}, {Time: at(50), How: HowRead}, {Time: at(90), How: HowRead}}, 2, 2.0 / 5, true},
+		{"all at the last reading", []Event{{Time: at(100), How: HowRead}}, 10, 1e6, true},
+	}
+	for _, tt := range tests {
+		got, known := Frequency(tt.events, c, tt.window)
+		if known != tt.known || math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("%s: %v %v, want %v %v", tt.name, got, known, tt.want, tt.known)
+		}
+	}
+	if !Protected(1.0, true, 1.0) || Protected(0.99, true, 1.0) || Protected(5, false, 1.0) {
+		t.Error("Protected")
+	}
+}
+
+func TestCandidates(t *testing.T) {
+	c := clock(100)
+	ev := func(m int, session, rec string) Event {
+		return Event{Time: at(m), Session: session, Record: rec, How: HowSearch}
+	}
+	events := []Event{
+		// a spike in one session: one use, one session -> not a candidate
+		ev(90, "s1", "memory/requests/spike.md"), ev(91, "s1", "memory/requests/spike.md"), ev(92, "s1", "memory/requests/spike.md"),
+		// used across sessions
+		ev(60, "s1", "memory/decisions/db.md"), ev(70, "s2", "memory/decisions/db.md"), ev(80, "s2", "memory/decisions/db.md"), ev(95, "s3", "memory/decisions/db.md"),
+		// across sessions but rarely
+		ev(0, "s1", "memory/requests/rare.md"), ev(50, "s2", "memory/requests/rare.md"),
+	}
+	got := Candidates(events, c, 10, 0.5, 2)
+	if len(got) != 1 || got[0].Record != "memory/decisions/db.md" || got[0].Uses != 3 || got[0].Sessions != 3 {
+		t.Fatalf("candidates %+v", got)
+	}
+}
+
+func TestJournalRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	in := []Event{{ID: "a", Time: at(1), Session: "s", Record: "knowledge/k.md", How: HowSlug}, {ID: "b", Time: at(2), Session: "s", Record: "knowledge/k.md", How: HowInject, Tokens: 12}}
+	for _, e := range in {
+		if err := WriteEvent(&b, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.WriteString(`{"id":"torn","ti`) // a crash mid-append
+	out, err := ReadEvents(&b, "journal")
+	if err != nil || len(out) != 2 || out[1].Tokens != 12 || !out[0].Time.Equal(at(1)) {
+		t.Fatalf("%v %+v", err, out)
+	}
+	if _, err := ReadEvents(strings.NewReader("not json\n{\"id\":\"x\"}\n"), "j"); err == nil || !strings.Contains(err.Error(), "j:1:") {
+		t.Fatalf("a bad line before the end: %v", err)
+	}
+}
