@@ -17,6 +17,9 @@ type Options struct {
 	Write   bool           // also serve memory_write, memory_edit, memory_delete
 	Search  memory.Options // yoimem.search.* limits
 	Version string
+	// Used, when set, is told about every explicit read (how: search, slug,
+	// read) so that usage metrics see MCP clients too.
+	Used func(how string, paths ...string)
 }
 
 // SearchInput is knowledge_search's and memory_search's input.
@@ -75,6 +78,17 @@ func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
 			if hits == nil {
 				hits = []memory.Hit{}
 			}
+			if opts.Used != nil && len(hits) > 0 {
+				how := "search"
+				if in.Slug != "" {
+					how = "slug"
+				}
+				paths := make([]string, len(hits))
+				for i, h := range hits {
+					paths[i] = h.Path
+				}
+				opts.Used(how, paths...)
+			}
 			return nil, SearchOutput{Hits: hits, Skipped: skipped}, err
 		}
 	}
@@ -83,6 +97,9 @@ func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_read", Description: "Read one memory or knowledge record by its path relative to .yoi/."},
 		func(_ context.Context, _ *sdk.CallToolRequest, in PathInput) (*sdk.CallToolResult, ReadOutput, error) {
 			b, err := tools.Read(in.Path)
+			if err == nil && opts.Used != nil {
+				opts.Used("read", in.Path)
+			}
 			return nil, ReadOutput{Content: string(b)}, err
 		})
 	if !opts.Write {

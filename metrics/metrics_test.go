@@ -90,3 +90,34 @@ func TestJournalRoundTrip(t *testing.T) {
 		t.Fatalf("a bad line before the end: %v", err)
 	}
 }
+
+func TestLocalAndStats(t *testing.T) {
+	l := Local{Dir: t.TempDir()}
+	if err := l.Append("../x", Event{}); err == nil {
+		t.Fatal("a session id with a path was accepted")
+	}
+	for m := 0; m <= 100; m += 10 {
+		if err := l.Tick(Tick{Time: at(m), Cumulative: int64(m) * 100_000}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Append("s1", Event{ID: "1", Time: at(10), Session: "s1", Record: "knowledge/k.md", How: HowSearch}, Event{ID: "2", Time: at(20), Session: "s1", Record: "knowledge/k.md", How: HowInject, Tokens: 40}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append("s2", Event{ID: "3", Time: at(90), Session: "s2", Record: "knowledge/k.md", How: HowSlug}, Event{ID: "1", Time: at(10), Session: "s1", Record: "knowledge/k.md", How: HowSearch}); err != nil {
+		t.Fatal(err)
+	}
+	events, err := l.Events()
+	if err != nil || len(events) != 4 {
+		t.Fatalf("%v %d", err, len(events))
+	}
+	c, err := l.Clock()
+	if err != nil || c.Now() != 10_000_000 {
+		t.Fatalf("clock %v", err)
+	}
+	stats := Stats(events, c, 10, 1.0)
+	// two uses (event 1 counted once) since 1M tokens: 2 / 9M per million
+	if len(stats) != 1 || stats[0].Uses != 2 || stats[0].InjectTokens != 40 || math.Abs(stats[0].Frequency-2.0/9) > 1e-9 || stats[0].Protected {
+		t.Fatalf("stats %+v", stats)
+	}
+}

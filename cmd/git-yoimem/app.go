@@ -22,6 +22,7 @@ const exitCodesHelp = `EXIT STATUS:
 type globalOptions struct {
 	configFlags []string // -c yoimem.key=value
 	workspace   string   // --workspace DIR
+	session     string   // --session ID: the agent session usage is recorded for
 }
 
 func newApp(env Env, g *globalOptions) *cli.App {
@@ -39,6 +40,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "config", Aliases: []string{"c"}, Usage: "set a configuration key for this run, e.g. -c yoimem.search.maxResults=5 (repeatable; wins over git config and .yoi/config)"},
 			&cli.StringFlag{Name: "workspace", Usage: "workspace root that holds .yoi/ (default: the repository's top level)", Destination: &g.workspace},
+			&cli.StringFlag{Name: "session", Usage: "agent session id that reads are recorded for (default: $YOIMEM_SESSION; none: reads are not recorded)", Destination: &g.session},
 		},
 		Before: func(c *cli.Context) error {
 			g.configFlags = c.StringSlice("config")
@@ -67,6 +69,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newExpandCommand(env, g),
 		newMemoryCommand(env, g),
 		newMCPCommand(env, g),
+		newStatsCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {

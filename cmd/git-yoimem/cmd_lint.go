@@ -64,7 +64,7 @@ func runLint(ctx context.Context, env Env, g *globalOptions, opts lintOptionsFla
 	if err != nil {
 		return err
 	}
-	lo := lintOptions(w.cfg)
+	lo := withImportance(w, lintOptions(w.cfg))
 	snap, err := gitstore.WorktreeSnapshot(w.root, lo.MaxFileBytes)
 	if errors.Is(err, gitstore.ErrNoYoi) {
 		return cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.root)), "run 'git yoimem init' to create it")

@@ -52,6 +52,7 @@ func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) err
 	srv := mcp.NewServer(tools, mcp.Options{
 		Write:   opts.write,
 		Version: version(),
+		Used:    func(how string, paths ...string) { recordUse(env, g, w, how, paths...) },
 		Search: memory.Options{
 			MaxResults:   int(w.cfg.Int(config.KeySearchMaxResults)),
 			ExcerptLines: int(w.cfg.Int(config.KeySearchExcerptLines)),

@@ -71,6 +71,7 @@ func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOption
 		if err != nil {
 			return toolError(err)
 		}
+		recordUse(env, g, w, "read", opts.path)
 		_, err = env.Stdout.Write(b)
 		return err
 	case "write":

@@ -95,6 +95,15 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 	for _, s := range skipped {
 		warnf(env.Stderr, "skipped .yoi/%s: %s", s.Path, s.Reason)
 	}
+	how := "search"
+	if opts.slug != "" {
+		how = "slug"
+	}
+	var used []string
+	for _, h := range hits {
+		used = append(used, h.Path)
+	}
+	recordUse(env, g, w, how, used...)
 	if opts.format == "json" {
 		if hits == nil {
 			hits = []memory.Hit{}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"path/filepath"
+
+	"github.com/google/uuid"
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/metrics"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// session is the agent session a command acts for: --session, else
+// YOIMEM_SESSION. Reads outside a session are not usage.
+func session(env Env, g *globalOptions) string {
+	if g.session != "" {
+		return g.session
+	}
+	if env.Getenv != nil {
+		return env.Getenv("YOIMEM_SESSION")
+	}
+	return ""
+}
+
+func localMetrics(w *workspace) metrics.Local {
+	return metrics.Local{Dir: filepath.Join(w.repo.CommonDir, "yoimem")}
+}
+
+// recordUse journals explicit reads of records (how: search, slug, read).
+// A journal that cannot be written is a warning: the read itself worked.
+func recordUse(env Env, g *globalOptions, w *workspace, how string, paths ...string) {
+	s := session(env, g)
+	if s == "" || len(paths) == 0 {
+		return
+	}
+	events := make([]metrics.Event, 0, len(paths))
+	for _, p := range paths {
+		id, err := uuid.NewV7()
+		if err != nil {
+			id = uuid.New()
+		}
+		events = append(events, metrics.Event{ID: id.String(), Time: env.Now().UTC(), Session: s, Record: p, How: how})
+	}
+	if err := localMetrics(w).Append(s, events...); err != nil {
+		warnf(env.Stderr, "usage not recorded: %v", err)
+	}
+}
+
+// usageStats reads the journals, the committed metrics and the ledger.
+func usageStats(w *workspace) ([]metrics.Stat, []metrics.Candidate, error) {
+	local := localMetrics(w)
+	events, err := local.Events()
+	if err != nil {
+		return nil, nil, err
+	}
+	committed, err := metrics.ReadCommitted(filepath.Join(w.yoiDir(), filepath.FromSlash(record.MetricsDir)))
+	if err != nil {
+		return nil, nil, err
+	}
+	events = append(events, committed...)
+	clock, err := local.Clock()
+	if err != nil {
+		return nil, nil, err
+	}
+	window := int(w.cfg.Int(config.KeyMetricsWindow))
+	stats := metrics.Stats(events, clock, window, w.cfg.Float(config.KeyMetricsProtectFrequency))
+	cands := metrics.Candidates(events, clock, window, w.cfg.Float(config.KeyMetricsCandidateFrequency), int(w.cfg.Int(config.KeyMetricsCandidateSessions)))
+	return stats, cands, nil
+}
+
+// withImportance gives the linter real frequencies when there are any.
+func withImportance(w *workspace, lo lint.Options) lint.Options {
+	stats, _, err := usageStats(w)
+	if err != nil || len(stats) == 0 {
+		return lo
+	}
+	byPath := map[string]metrics.Stat{}
+	for _, s := range stats {
+		byPath[s.Record] = s
+	}
+	lo.Importance = func(p string) (float64, bool) {
+		s, ok := byPath[p]
+		return s.Frequency, ok && s.Known
+	}
+	return lo
+}

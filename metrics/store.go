@@ -1,0 +1,168 @@
+package metrics
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Local is the machine-local side of metrics under the git common
+// directory: one append-only journal of events per session (so that
+// sessions never write the same file) and the token ledger. Nothing here is
+// committed; consolidation moves pending events into .yoi/metrics/.
+type Local struct {
+	Dir string // <git-common-dir>/yoimem
+}
+
+func (l Local) eventsDir() string  { return filepath.Join(l.Dir, "events") }
+func (l Local) ledgerPath() string { return filepath.Join(l.Dir, "ledger.jsonl") }
+
+// Append records events in the session's journal.
+func (l Local) Append(session string, events ...Event) error {
+	if session == "" || strings.ContainsAny(session, `/\`) || session == "." || session == ".." {
+		return fmt.Errorf("bad session id %q", session)
+	}
+	if err := os.MkdirAll(l.eventsDir(), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", l.eventsDir(), err)
+	}
+	path := filepath.Join(l.eventsDir(), session+".jsonl")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	for _, e := range events {
+		if err := WriteEvent(f, e); err != nil {
+			f.Close()
+			return fmt.Errorf("append to %s: %w", path, err)
+		}
+	}
+	return f.Close()
+}
+
+// Tick appends a token-clock reading to the ledger.
+func (l Local) Tick(t Tick) error {
+	if err := os.MkdirAll(l.Dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(l.ledgerPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(t)
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Events reads every session journal.
+func (l Local) Events() ([]Event, error) {
+	return readDir(l.eventsDir())
+}
+
+// Clock reads the ledger.
+func (l Local) Clock() (*Clock, error) {
+	b, err := os.ReadFile(l.ledgerPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return NewClock(nil), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ticks []Tick
+	for i, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var t Tick
+		if err := json.Unmarshal([]byte(line), &t); err != nil {
+			if i == len(strings.Split(string(b), "\n"))-1 {
+				break // a torn last line
+			}
+			return nil, fmt.Errorf("%s:%d: %w", l.ledgerPath(), i+1, err)
+		}
+		ticks = append(ticks, t)
+	}
+	return NewClock(ticks), nil
+}
+
+// ReadCommitted reads the events consolidation committed under
+// .yoi/metrics/ (one file per run).
+func ReadCommitted(dir string) ([]Event, error) { return readDir(dir) }
+
+func readDir(dir string) ([]Event, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Event
+	for _, de := range entries {
+		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".jsonl") {
+			continue
+		}
+		p := filepath.Join(dir, de.Name())
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		evs, err := ReadEvents(f, p)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, evs...)
+	}
+	return out, nil
+}
+
+// Stat is one record's usage.
+type Stat struct {
+	Record       string  `json:"record"`
+	Uses         int     `json:"uses"`
+	Frequency    float64 `json:"frequency"` // invokes per million input tokens
+	Known        bool    `json:"known"`
+	Protected    bool    `json:"protected"`
+	InjectTokens int64   `json:"inject_tokens,omitempty"`
+}
+
+// Stats computes every used record's frequency and protection. Events
+// with the same ID (a journal already moved into a committed file) count
+// once.
+func Stats(events []Event, clock *Clock, window int, protect float64) []Stat {
+	seen := map[string]bool{}
+	byRecord := map[string][]Event{}
+	for _, e := range events {
+		if e.ID != "" {
+			if seen[e.ID] {
+				continue
+			}
+			seen[e.ID] = true
+		}
+		byRecord[e.Record] = append(byRecord[e.Record], e)
+	}
+	var out []Stat
+	for rec, evs := range byRecord {
+		s := Stat{Record: rec}
+		for _, e := range evs {
+			if e.How == HowInject {
+				s.InjectTokens += e.Tokens
+			} else {
+				s.Uses++
+			}
+		}
+		s.Frequency, s.Known = Frequency(evs, clock, window)
+		s.Protected = Protected(s.Frequency, s.Known, protect)
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Record < out[j].Record })
+	return out
+}
