@@ -67,6 +67,7 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 	if len(res.Left) > 0 {
 		warnf(env.Stderr, "context over budget: %d description(s) left out (%s)", len(res.Left), strings.Join(res.Left, ", "))
 	}
+	recordInjections(env, g, w, res)
 	if opts.format == "json" {
 		return writeJSON(env, res)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -83,4 +84,27 @@ func withImportance(w *workspace, lo lint.Options) lint.Options {
 		return s.Frequency, ok && s.Known
 	}
 	return lo
+}
+
+// recordInjections journals the context cost of the descriptions the
+// always-on context carries: a cost, never a use (about 4 characters a
+// token).
+func recordInjections(env Env, g *globalOptions, w *workspace, res memory.ContextResult) {
+	s := session(env, g)
+	if s == "" || len(res.Included) == 0 {
+		return
+	}
+	per := int64(res.Chars/4/len(res.Included)) + 1
+	events := make([]metrics.Event, 0, len(res.Included))
+	for _, slug := range res.Included {
+		id, err := uuid.NewV7()
+		if err != nil {
+			id = uuid.New()
+		}
+		events = append(events, metrics.Event{ID: id.String(), Time: env.Now().UTC(), Session: s,
+			Record: record.PathFor(record.KindKnowledge, slug), How: metrics.HowInject, Tokens: per})
+	}
+	if err := localMetrics(w).Append(s, events...); err != nil {
+		warnf(env.Stderr, "usage not recorded: %v", err)
+	}
 }
