@@ -19,6 +19,13 @@ var ErrNoYoi = errors.New("no .yoi/ directory")
 // (0: no cap); a larger file reads as its first maxRead+1 bytes, which the
 // linter reports by size.
 func WorktreeSnapshot(root string, maxRead int64) (record.Snapshot, error) {
+	return WorktreeSnapshotOf(root, maxRead)
+}
+
+// WorktreeSnapshotOf is WorktreeSnapshot limited to some directories of
+// .yoi/ (e.g. "knowledge"): a search of knowledge need not list 10,000
+// other records. No dirs means all of .yoi/.
+func WorktreeSnapshotOf(root string, maxRead int64, dirs ...string) (record.Snapshot, error) {
 	dir := filepath.Join(root, record.Dir)
 	fi, err := os.Lstat(dir)
 	switch {
@@ -37,8 +44,29 @@ func WorktreeSnapshot(root string, maxRead int64) (record.Snapshot, error) {
 		dir = real
 	}
 	var snap record.Snapshot
-	if err := walk(dir, "", &snap.Entries); err != nil {
-		return record.Snapshot{}, err
+	if len(dirs) == 0 {
+		dirs = []string{""}
+	}
+	for _, d := range dirs {
+		if d != "" {
+			fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(d)))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return record.Snapshot{}, fmt.Errorf("read %s: %w", d, err)
+			}
+			if fi.Mode().IsRegular() { // a single file, e.g. memory/summary.md
+				snap.Entries = append(snap.Entries, record.Entry{Path: d, Mode: record.ModeRegular, Size: fi.Size(), ReadOnly: fi.Mode().Perm()&0o200 == 0})
+				continue
+			}
+			if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+				continue // the full lint reports it; a search just skips it
+			}
+		}
+		if err := walk(dir, d, &snap.Entries); err != nil {
+			return record.Snapshot{}, err
+		}
 	}
 	snap.Sort()
 	snap.Read = func(rel string) ([]byte, error) {

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -53,7 +54,7 @@ func Context(snap record.Snapshot, budget int) (ContextResult, error) {
 			continue
 		}
 		content, err := snap.Read(e.Path)
-		if err != nil {
+		if err != nil || !mayBeInvocable(content) {
 			continue
 		}
 		rec, _, err := record.Decode(e.Path, content)
@@ -92,3 +93,22 @@ func Context(snap record.Snapshot, budget int) (ContextResult, error) {
 func markerReserve(n int) int { return 100 + 40*min(n, 20) }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// mayBeInvocable is a cheap test before parsing: true unless no line with
+// model_invokation (or model_invocation) says true.
+func mayBeInvocable(content []byte) bool {
+	for rest := content; ; {
+		i := bytes.Index(rest, []byte("model_invo"))
+		if i < 0 {
+			return false
+		}
+		line := rest[i:]
+		if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl]
+		}
+		if bytes.Contains(bytes.ToLower(line), []byte("true")) {
+			return true
+		}
+		rest = rest[i+len("model_invo"):]
+	}
+}

@@ -39,9 +39,10 @@ and named in a visible line; a summary alone over the budget is an error
 	}
 }
 
-// worktreeSnapshot opens the workspace's .yoi/ in the working tree.
-func worktreeSnapshot(env Env, w *workspace) (record.Snapshot, error) {
-	snap, err := gitstore.WorktreeSnapshot(w.root, w.cfg.Int(config.KeyLintMaxFileBytes))
+// worktreeSnapshot opens the workspace's .yoi/ in the working tree (only
+// the directories given, when any).
+func worktreeSnapshot(env Env, w *workspace, dirs ...string) (record.Snapshot, error) {
+	snap, err := gitstore.WorktreeSnapshotOf(w.root, w.cfg.Int(config.KeyLintMaxFileBytes), dirs...)
 	if errors.Is(err, gitstore.ErrNoYoi) {
 		return snap, cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.root)), "run 'git yoimem init' to create it")
 	}
@@ -56,7 +57,7 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 	if err != nil {
 		return err
 	}
-	snap, err := worktreeSnapshot(env, w)
+	snap, err := worktreeSnapshot(env, w, record.SummaryPath, record.KnowledgeDir)
 	if err != nil {
 		return err
 	}

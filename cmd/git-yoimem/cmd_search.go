@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 type searchOptions struct {
@@ -81,7 +82,11 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 	if err != nil {
 		return err
 	}
-	snap, err := worktreeSnapshot(env, w)
+	dirs := []string{record.KnowledgeDir}
+	if opts.scope == memory.ScopeMemory {
+		dirs = []string{"memory"}
+	}
+	snap, err := worktreeSnapshot(env, w, dirs...)
 	if err != nil {
 		return err
 	}
