@@ -17,6 +17,21 @@ import (
 	"github.com/yoimem/git-yoimem/record"
 )
 
+// sampleRepo builds testdata/repos/sample.txtar in a temporary directory
+// and returns it with the HOME of its isolated git configuration.
+func sampleRepo(t *testing.T) (dir, home string) {
+	t.Helper()
+	archive, err := os.ReadFile("../../testdata/repos/sample.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, home = filepath.Join(t.TempDir(), "repo"), t.TempDir()
+	if err := fixture.Repo(archive, dir, home); err != nil {
+		t.Fatal(err)
+	}
+	return dir, home
+}
+
 // testEnv runs the program in-process in dir with an isolated git.
 func testEnv(t *testing.T, dir, home string) (Env, *bytes.Buffer, *bytes.Buffer) {
 	var stdout, stderr bytes.Buffer
@@ -45,14 +60,7 @@ func TestLogRoundTrip(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	archive, err := os.ReadFile("../../testdata/repos/sample.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, home := filepath.Join(t.TempDir(), "repo"), t.TempDir()
-	if err := fixture.Repo(archive, dir, home); err != nil {
-		t.Fatal(err)
-	}
+	dir, home := sampleRepo(t)
 	env, stdout, stderr := testEnv(t, dir, home)
 	ctx := context.Background()
 	repo, err := gitstore.Locate(ctx, gitstore.Git{Dir: dir, Env: env.Environ()})

@@ -8,7 +8,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
-	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/mcp"
 	"github.com/yoimem/git-yoimem/memory"
 )
@@ -45,10 +44,7 @@ func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) err
 	if _, err := worktreeSnapshot(env, w); err != nil {
 		return err
 	}
-	tools := &memory.Tools{
-		Store: gitstore.WorktreeStore{Root: w.root, MaxRead: w.cfg.Int(config.KeyLintMaxFileBytes)},
-		Lint:  lintOptions(w.cfg),
-	}
+	tools := worktreeTools(w)
 	srv := mcp.NewServer(tools, mcp.Options{
 		Write:   opts.write,
 		Version: version(),

@@ -60,10 +60,7 @@ func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOption
 	if err != nil {
 		return err
 	}
-	tools := &memory.Tools{
-		Store: gitstore.WorktreeStore{Root: w.root, MaxRead: w.cfg.Int(config.KeyLintMaxFileBytes)},
-		Lint:  lintOptions(w.cfg),
-	}
+	tools := worktreeTools(w)
 	var warnings []lint.Finding
 	switch opts.op {
 	case "read":
@@ -111,4 +108,12 @@ func toolError(err error) error {
 		return cannotRun(err)
 	}
 	return &exitError{code: exitFindings, err: err}
+}
+
+// worktreeTools are the memory tools on the working tree's .yoi/.
+func worktreeTools(w *workspace) *memory.Tools {
+	return &memory.Tools{
+		Store: gitstore.WorktreeStore{Root: w.root, MaxRead: w.cfg.Int(config.KeyLintMaxFileBytes)},
+		Lint:  lintOptions(w.cfg),
+	}
 }

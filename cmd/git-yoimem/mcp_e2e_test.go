@@ -19,14 +19,7 @@ func TestMCPOverStdio(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	archive, err := os.ReadFile("../../testdata/repos/sample.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, home := filepath.Join(t.TempDir(), "repo"), t.TempDir()
-	if err := fixture.Repo(archive, dir, home); err != nil {
-		t.Fatal(err)
-	}
+	dir, home := sampleRepo(t)
 	bin := filepath.Join(t.TempDir(), "git-yoimem")
 	if err := os.Symlink(os.Args[0], bin); err != nil {
 		t.Fatal(err)
