@@ -115,17 +115,6 @@ func (o *Objects) ReadBlob(hash string, maxRead int64) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// BlobSize returns a blob's size from its header.
-func (o *Objects) BlobSize(hash string) (int64, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	n, err := o.st.EncodedObjectSize(plumbing.NewHash(hash))
-	if err != nil {
-		return 0, fmt.Errorf("size of blob %s: %w", hash, err)
-	}
-	return n, nil
-}
-
 // WriteBlob stores content as a blob and returns its hash.
 func (o *Objects) WriteBlob(content []byte) (plumbing.Hash, error) {
 	return o.writeLoose(plumbing.BlobObject, content)

@@ -117,7 +117,7 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 			err:   fmt.Errorf("machine-local files are staged: %s (extract output and the consolidation lock never belong in a commit)", strings.Join(refused, ", ")),
 			hints: []string{"git rm --cached -- " + strings.Join(refused, " ")}}
 	}
-	records := onlyRecords(changed)
+	records := lintable(changed)
 	if len(records) == 0 && len(deleted) == 0 {
 		return nil
 	}
@@ -139,7 +139,7 @@ func preCommitWithoutObjects(ctx context.Context, w *workspace, prefix string, c
 	if err != nil {
 		return cannotRun(err)
 	}
-	if len(onlyRecords(changed)) == 0 && len(deleted) == 0 && len(stagingFiles(prefix, changed)) == 0 {
+	if len(lintable(changed)) == 0 && len(deleted) == 0 && len(stagingFiles(prefix, changed)) == 0 {
 		return nil
 	}
 	return cannotRun(fmt.Errorf("cannot lint the staged %s/ records: %w", prefix, cause),
@@ -206,10 +206,10 @@ func stagingFiles(prefix string, changed []string) []string {
 	return out
 }
 
-// onlyRecords keeps the paths the linter has something to say about:
+// lintable keeps the paths the linter has something to say about:
 // records, anything the layout does not name, and (for credentials) every
 // other committed file; staging files are refused apart.
-func onlyRecords(paths []string) []string {
+func lintable(paths []string) []string {
 	var out []string
 	for _, p := range paths {
 		if record.Classify(p).Area != record.AreaStaging {
@@ -399,7 +399,7 @@ func checkPushedRange(ctx context.Context, w *workspace, objs *gitstore.Objects,
 			deleted = append(deleted, p)
 		}
 	}
-	return lint.Changed(snap, onlyRecords(changed), deleted, lo), bad, nil
+	return lint.Changed(snap, lintable(changed), deleted, lo), bad, nil
 }
 
 // baseCommits lists the pushed commits that are on the base branch (local

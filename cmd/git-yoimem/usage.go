@@ -28,7 +28,6 @@ func localMetrics(w *workspace) metrics.Local {
 }
 
 // recordUse journals explicit reads of records (how: search, slug, read).
-// A journal that cannot be written is a warning: the read itself worked.
 func recordUse(env Env, g *globalOptions, w *workspace, how string, paths ...string) {
 	s := session(env, g)
 	if s == "" || len(paths) == 0 {
@@ -36,13 +35,24 @@ func recordUse(env Env, g *globalOptions, w *workspace, how string, paths ...str
 	}
 	events := make([]metrics.Event, 0, len(paths))
 	for _, p := range paths {
-		id, err := uuid.NewV7()
-		if err != nil {
-			id = uuid.New()
-		}
-		events = append(events, metrics.Event{ID: id.String(), Time: env.Now().UTC(), Session: s, Record: p, How: how})
+		events = append(events, newEvent(env, s, p, how, 0))
 	}
-	if err := localMetrics(w).Append(s, events...); err != nil {
+	appendEvents(env, w, s, events)
+}
+
+// newEvent is one usage event with a time-ordered (UUIDv7) id.
+func newEvent(env Env, session, path, how string, tokens int64) metrics.Event {
+	id, err := uuid.NewV7()
+	if err != nil {
+		id = uuid.New()
+	}
+	return metrics.Event{ID: id.String(), Time: env.Now().UTC(), Session: session, Record: path, How: how, Tokens: tokens}
+}
+
+// appendEvents journals events; a journal that cannot be written is a
+// warning, since the read itself worked.
+func appendEvents(env Env, w *workspace, session string, events []metrics.Event) {
+	if err := localMetrics(w).Append(session, events...); err != nil {
 		warnf(env.Stderr, "usage not recorded: %v", err)
 	}
 }
@@ -97,14 +107,7 @@ func recordInjections(env Env, g *globalOptions, w *workspace, res memory.Contex
 	per := int64(res.Chars/4/len(res.Included)) + 1
 	events := make([]metrics.Event, 0, len(res.Included))
 	for _, slug := range res.Included {
-		id, err := uuid.NewV7()
-		if err != nil {
-			id = uuid.New()
-		}
-		events = append(events, metrics.Event{ID: id.String(), Time: env.Now().UTC(), Session: s,
-			Record: record.PathFor(record.KindKnowledge, slug), How: metrics.HowInject, Tokens: per})
+		events = append(events, newEvent(env, s, record.PathFor(record.KindKnowledge, slug), metrics.HowInject, per))
 	}
-	if err := localMetrics(w).Append(s, events...); err != nil {
-		warnf(env.Stderr, "usage not recorded: %v", err)
-	}
+	appendEvents(env, w, s, events)
 }
