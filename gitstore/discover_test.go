@@ -177,6 +177,15 @@ func TestDiscoverDeclines(t *testing.T) {
 			}
 			return dir, nil
 		}},
+		{name: "core.worktree elsewhere (no hook)", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			elsewhere := mkdirAll(t, filepath.Dir(dir), "elsewhere")
+			runGit(t, dir, env, "config", "core.worktree", elsewhere)
+			return dir, nil
+		}},
+		{name: "core.bare true (no hook)", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.bare", "true")
+			return dir, nil
+		}},
 		{name: "GIT_DIR to a directory without HEAD", setup: func(t *testing.T, dir string, env []string) (string, []string) {
 			return dir, []string{"GIT_DIR=" + mkdirAll(t, filepath.Dir(dir), "empty.git")}
 		}},

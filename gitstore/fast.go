@@ -32,6 +32,10 @@ func Discover(dir string, getenv func(string) string, g Git) (Repo, bool) {
 		return Repo{}, false
 	}
 	gitDir := getenv("GIT_DIR")
+	// A .git directory found by us (not named by git in a hook's GIT_DIR,
+	// nor a gitfile that ties dir to its git dir) may have its work tree
+	// moved by configuration.
+	checkConfig := gitDir == ""
 	switch {
 	case gitDir != "" && !filepath.IsAbs(gitDir):
 		gitDir = filepath.Join(dir, gitDir)
@@ -44,6 +48,7 @@ func Discover(dir string, getenv func(string) string, g Git) (Repo, bool) {
 		case fi.IsDir():
 			gitDir = dotgit
 		case fi.Mode().IsRegular():
+			checkConfig = false
 			b, err := os.ReadFile(dotgit)
 			target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
 			if err != nil || !ok {
@@ -65,7 +70,7 @@ func Discover(dir string, getenv func(string) string, g Git) (Repo, bool) {
 		}
 		common = c
 	}
-	if !ownedByMe(common) || !ownedByMe(dir) {
+	if !ownedByMe(common) || !ownedByMe(dir) || checkConfig && mayMoveWorkTree(common) {
 		return Repo{}, false
 	}
 	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
@@ -74,6 +79,18 @@ func Discover(dir string, getenv func(string) string, g Git) (Repo, bool) {
 	r := Repo{TopLevel: filepath.Clean(dir), GitDir: filepath.Clean(gitDir), CommonDir: filepath.Clean(common), Git: g}
 	r.Git.Dir = r.TopLevel
 	return r, true
+}
+
+// mayMoveWorkTree tells whether the repository's config may place the
+// work tree elsewhere (core.worktree, per-worktree config) or declare the
+// repository bare: then git knows the top level better.
+func mayMoveWorkTree(common string) bool {
+	b, err := os.ReadFile(filepath.Join(common, "config"))
+	if err != nil {
+		return true
+	}
+	b = bytes.ToLower(b)
+	return bytes.Contains(b, []byte("worktree")) || bytes.Contains(b, []byte("bare = true")) || bytes.Contains(b, []byte("bare=true"))
 }
 
 func ownedByMe(p string) bool {

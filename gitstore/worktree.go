@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/yoimem/git-yoimem/record"
@@ -49,18 +50,18 @@ func WorktreeSnapshotOf(root string, maxRead int64, dirs ...string) (record.Snap
 	}
 	for _, d := range dirs {
 		if d != "" {
-			fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(d)))
+			st, err := lstatPath(filepath.Join(dir, filepath.FromSlash(d)))
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			if err != nil {
 				return record.Snapshot{}, fmt.Errorf("read %s: %w", d, err)
 			}
-			if fi.Mode().IsRegular() { // a single file, e.g. memory/summary.md
-				snap.Entries = append(snap.Entries, record.Entry{Path: d, Mode: record.ModeRegular, Size: fi.Size(), ReadOnly: fi.Mode().Perm()&0o200 == 0})
+			if st.mode.IsRegular() { // a single file, e.g. memory/summary.md
+				snap.Entries = append(snap.Entries, record.Entry{Path: d, Mode: record.ModeRegular, Size: st.stamp.Size, ReadOnly: st.mode.Perm()&0o200 == 0, Stamp: st.stamp})
 				continue
 			}
-			if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+			if !st.mode.IsDir() {
 				continue // the full lint reports it; a search just skips it
 			}
 		}
@@ -82,10 +83,19 @@ func WorktreeSnapshotOf(root string, maxRead int64, dirs ...string) (record.Snap
 }
 
 func walk(base, rel string, out *[]record.Entry) error {
-	entries, err := os.ReadDir(filepath.Join(base, filepath.FromSlash(rel)))
+	dirPath := filepath.Join(base, filepath.FromSlash(rel))
+	d, err := os.Open(dirPath)
 	if err != nil {
-		return fmt.Errorf("list %s: %w", filepath.Join(base, rel), err)
+		return fmt.Errorf("list %s: %w", dirPath, err)
 	}
+	defer d.Close()
+	entries, err := d.ReadDir(-1)
+	if err != nil {
+		return fmt.Errorf("list %s: %w", dirPath, err)
+	}
+	first := len(*out)
+	var subdirs []string
+	var files []int // positions in *out of the regular files, stat'ed below
 	for _, de := range entries {
 		p := de.Name()
 		if rel != "" {
@@ -99,23 +109,57 @@ func walk(base, rel string, out *[]record.Entry) error {
 			e.Target, _ = os.Readlink(filepath.Join(base, filepath.FromSlash(p)))
 		case t.IsDir():
 			e.Mode = record.ModeDir
-			*out = append(*out, e)
-			if err := walk(base, p, out); err != nil {
-				return err
-			}
-			continue
+			subdirs = append(subdirs, p)
 		case t.IsRegular():
-			info, err := de.Info()
-			if err != nil {
-				return fmt.Errorf("stat %s: %w", filepath.Join(base, p), err)
-			}
-			e.Mode, e.Size = record.ModeRegular, info.Size()
-			// The plan's lock is the owner's write bit (chmod u-w, -r--).
-			e.ReadOnly = info.Mode().Perm()&0o200 == 0
+			files = append(files, len(*out))
 		default:
 			e.Mode = record.ModeOther
 		}
 		*out = append(*out, e)
 	}
+	if err := statFiles(dirFD(d), dirPath, (*out)[first:], files, first); err != nil {
+		return err
+	}
+	for _, sub := range subdirs {
+		if err := walk(base, sub, out); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// statFiles fills in the stat data of the regular files at positions
+// files (offset by first) of entries, relative to the open directory: one
+// path component to resolve instead of the whole path. Large directories
+// are split between two goroutines; a listing of knowledge/ is mostly
+// stat calls.
+func statFiles(dfd int, dirPath string, entries []record.Entry, files []int, first int) error {
+	stat := func(part []int) error {
+		for _, i := range part {
+			e := &entries[i-first]
+			st, err := lstatAt(dfd, dirPath, path.Base(e.Path))
+			if err != nil {
+				return fmt.Errorf("stat %s: %w", filepath.Join(dirPath, path.Base(e.Path)), err)
+			}
+			if !st.mode.IsRegular() { // replaced since it was listed
+				e.Mode = record.ModeOther
+				continue
+			}
+			e.Mode, e.Size, e.Stamp = record.ModeRegular, st.stamp.Size, st.stamp
+			// The plan's lock is the owner's write bit (chmod u-w, -r--).
+			e.ReadOnly = st.mode.Perm()&0o200 == 0
+		}
+		return nil
+	}
+	if len(files) < 512 {
+		return stat(files)
+	}
+	half := len(files) / 2
+	errc := make(chan error, 1)
+	go func() { errc <- stat(files[half:]) }()
+	err := stat(files[:half])
+	if err2 := <-errc; err == nil {
+		err = err2
+	}
+	return err
 }

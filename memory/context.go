@@ -33,6 +33,15 @@ type ContextResult struct {
 // descriptions that do not fit are left out whole and named in a visible
 // line at the end; a summary alone over the budget is an error.
 func Context(snap record.Snapshot, budget int) (ContextResult, error) {
+	return ContextWith(snap, budget, nil)
+}
+
+// ContextWith is Context with the records' examinations from examine (nil:
+// read every knowledge file), so a cache spares reading the records.
+func ContextWith(snap record.Snapshot, budget int, examine Examiner) (ContextResult, error) {
+	if examine == nil {
+		examine = invocableExaminer(snap)
+	}
 	res := ContextResult{Budget: budget}
 	var b strings.Builder
 	b.WriteString(InjectOpen + " kind=\"context\">\n")
@@ -53,31 +62,34 @@ func Context(snap record.Snapshot, budget int) (ContextResult, error) {
 		if e.Mode != record.ModeRegular || loc.Kind != record.KindKnowledge || loc.SlugErr != nil {
 			continue
 		}
-		content, err := snap.Read(e.Path)
-		if err != nil || !mayBeInvocable(content) {
+		ex, err := examine(e)
+		if err != nil || !ex.ModelInvokation || ex.Description == "" {
 			continue
 		}
-		rec, _, err := record.Decode(e.Path, content)
-		if err != nil || !rec.ModelInvokation || rec.Description == "" {
-			continue
-		}
-		descs = append(descs, desc{loc.Slug, oneLine(rec.Description)})
+		descs = append(descs, desc{loc.Slug, oneLine(ex.Description)})
 	}
 	sort.Slice(descs, func(i, j int) bool { return descs[i].slug < descs[j].slug })
 	closing := InjectClose + "\n"
-	if budget > 0 && utf8.RuneCountInString(b.String()+closing) > budget {
-		return res, fmt.Errorf("the summary alone has %d characters, over the context budget of %d (yoimem.context.budgetChars): shorten memory/summary.md or raise the budget", utf8.RuneCountInString(b.String()+closing), budget)
+	// Lengths are counted as the text grows: counting the whole text for
+	// every line would cost the square of the context.
+	used := utf8.RuneCountInString(b.String()) + utf8.RuneCountInString(closing)
+	if budget > 0 && used > budget {
+		return res, fmt.Errorf("the summary alone has %d characters, over the context budget of %d (yoimem.context.budgetChars): shorten memory/summary.md or raise the budget", used, budget)
 	}
 	if len(descs) > 0 {
-		b.WriteString("\nKnowledge you can look up with knowledge_search (slug: when to read it):\n")
+		head := "\nKnowledge you can look up with knowledge_search (slug: when to read it):\n"
+		b.WriteString(head)
+		used += utf8.RuneCountInString(head)
 	}
 	for _, d := range descs {
 		line := "- #" + d.slug + ": " + d.text + "\n"
-		if budget > 0 && utf8.RuneCountInString(b.String()+line+closing)+markerReserve(len(descs)) > budget {
+		n := utf8.RuneCountInString(line)
+		if budget > 0 && used+n+markerReserve(len(descs)) > budget {
 			res.Left = append(res.Left, d.slug)
 			continue
 		}
 		b.WriteString(line)
+		used += n
 		res.Included = append(res.Included, d.slug)
 	}
 	if len(res.Left) > 0 {
@@ -93,6 +105,18 @@ func Context(snap record.Snapshot, budget int) (ContextResult, error) {
 func markerReserve(n int) int { return 100 + 40*min(n, 20) }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// invocableExaminer reads a file and examines it only when it may be
+// model-invocable: the context needs no more.
+func invocableExaminer(snap record.Snapshot) Examiner {
+	return func(e record.Entry) (Examined, error) {
+		content, err := snap.Read(e.Path)
+		if err != nil || !mayBeInvocable(content) {
+			return Examined{}, err
+		}
+		return Examine(e.Path, content), nil
+	}
+}
 
 // mayBeInvocable is a cheap test before parsing: true unless no line with
 // model_invokation (or model_invocation) says true.

@@ -53,6 +53,9 @@ type Options struct {
 	MaxResults    int // 0: no limit
 	ExcerptLines  int // lines of context around each matching line
 	MaxQueryBytes int // 0: 1024
+	// Examine supplies what a search knows of a file without reading it;
+	// nil reads every file (a cache of examinations is the fast path).
+	Examine Examiner
 }
 
 // Errors a caller can tell apart.
@@ -74,6 +77,10 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) ([]Hit, []
 			return nil, nil, fmt.Errorf("slug: %w", err)
 		}
 	}
+	examine := opts.Examine
+	if examine == nil {
+		examine = ReadExaminer(snap)
+	}
 	var hits []Hit
 	var skipped []Skipped
 	slugSeen := false
@@ -86,16 +93,7 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) ([]Hit, []
 			continue
 		}
 		slugSeen = true
-		content, err := snap.Read(e.Path)
-		if err != nil {
-			skipped = append(skipped, Skipped{e.Path, err.Error()})
-			continue
-		}
-		if !utf8.Valid(content) || bytes.IndexByte(content, 0) >= 0 {
-			skipped = append(skipped, Skipped{e.Path, "not UTF-8 text"})
-			continue
-		}
-		hit, ok, why := match(e.Path, loc, content, q, terms, opts)
+		hit, ok, why := searchOne(snap, e, loc, examine, q, terms, opts)
 		if why != "" {
 			skipped = append(skipped, Skipped{e.Path, why})
 		}
@@ -111,6 +109,53 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) ([]Hit, []
 		return nil, nil, fmt.Errorf("%s: %w", q.Slug, ErrNotFound)
 	}
 	return hits, skipped, nil
+}
+
+// searchOne matches one record on its examination and reads the file
+// itself only for a hit's excerpt. why explains a file skipped, or a
+// record searched as text only.
+func searchOne(snap record.Snapshot, e record.Entry, loc record.Location, examine Examiner, q Query, terms []string, opts Options) (hit Hit, ok bool, why string) {
+	ex, err := examine(e)
+	if err != nil {
+		return Hit{}, false, err.Error()
+	}
+	if !ex.Text {
+		return Hit{}, false, ex.Problem
+	}
+	if !containsAll(ex.Lower, terms) || (q.Kind != "" && !strings.EqualFold(q.Kind, ex.Kind)) {
+		return Hit{}, false, ""
+	}
+	content, err := snap.Read(e.Path)
+	if err != nil {
+		return Hit{}, false, err.Error()
+	}
+	// The file may have changed since it was examined: judge what is read.
+	ex = Examine(e.Path, content)
+	if !ex.Text {
+		return Hit{}, false, ex.Problem
+	}
+	if !containsAll(ex.Lower, terms) || (q.Kind != "" && !strings.EqualFold(q.Kind, ex.Kind)) {
+		return Hit{}, false, ""
+	}
+	hit = Hit{Slug: loc.Slug, Path: e.Path, Kind: ex.Kind, Description: ex.Description, ModelInvokation: ex.ModelInvokation, Status: ex.Status}
+	if loc.Kind == record.KindSummary {
+		hit.Slug = "summary"
+	}
+	if q.Slug != "" && len(terms) == 0 {
+		hit.Excerpt = string(content) // #slug: the whole record
+	} else {
+		hit.Excerpt = excerpt(content, ex.Lower, terms, opts.ExcerptLines)
+	}
+	return hit, true, ex.Problem
+}
+
+func containsAll(lower []byte, terms []string) bool {
+	for _, t := range terms {
+		if !bytes.Contains(lower, []byte(t)) {
+			return false
+		}
+	}
+	return true
 }
 
 func queryTerms(q Query, opts Options) ([]string, error) {
@@ -136,40 +181,6 @@ func inScope(scope Scope, k record.Kind) bool {
 		return k == record.KindKnowledge
 	}
 	return k == record.KindSummary || k == record.KindDecision || k == record.KindRequest
-}
-
-// match decides whether a record is a hit and builds it. why explains a
-// record that could not be parsed (it is still searched as text).
-func match(path string, loc record.Location, content []byte, q Query, terms []string, opts Options) (Hit, bool, string) {
-	lower := bytes.ToLower(content)
-	for _, t := range terms {
-		if !bytes.Contains(lower, []byte(t)) {
-			return Hit{}, false, ""
-		}
-	}
-	hit := Hit{Slug: loc.Slug, Path: path, Kind: loc.Kind.String()}
-	if loc.Kind == record.KindSummary {
-		hit.Slug = "summary"
-	}
-	why := ""
-	if rec, _, err := record.Decode(path, content); err == nil {
-		hit.Description, hit.ModelInvokation = rec.Description, rec.ModelInvokation
-		hit.Status = string(rec.Status)
-		if rec.Kind == record.KindKnowledge && rec.KnowledgeKind != "" {
-			hit.Kind = rec.KnowledgeKind
-		}
-	} else {
-		why = "frontmatter unreadable (" + err.Error() + "); searched as text"
-	}
-	if q.Kind != "" && !strings.EqualFold(q.Kind, hit.Kind) {
-		return Hit{}, false, ""
-	}
-	if q.Slug != "" && len(terms) == 0 {
-		hit.Excerpt = string(content) // #slug: the whole record
-	} else {
-		hit.Excerpt = excerpt(content, lower, terms, opts.ExcerptLines)
-	}
-	return hit, true, why
 }
 
 // excerpt returns the lines holding any term with n lines around them;

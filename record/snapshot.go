@@ -27,7 +27,21 @@ type Entry struct {
 	// ReadOnly is set when the source knows the file is not writable (the
 	// user's OS-level lock on a record).
 	ReadOnly bool
+	// Stamp, when not zero, changes whenever the file's content may have
+	// changed (the working tree's stat data): what a machine-local cache is
+	// validated against. Index and revision snapshots leave it zero.
+	Stamp Stamp
 }
+
+// Stamp is a file's stat data as git's index keeps it: size, modification
+// and change times in nanoseconds, inode. The zero Stamp means unknown.
+type Stamp struct {
+	Size, ModNs, ChangeNs int64
+	Ino                   uint64
+}
+
+// IsZero reports whether the stamp is unknown.
+func (s Stamp) IsZero() bool { return s == Stamp{} }
 
 // Snapshot is a listing of .yoi/ and a way to read its files, from the
 // working tree, the index or a revision. Read must be safe for concurrent

@@ -57,11 +57,14 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 	if err != nil {
 		return err
 	}
-	snap, err := worktreeSnapshot(env, w, record.SummaryPath, record.KnowledgeDir)
+	dirs := []string{record.SummaryPath, record.KnowledgeDir}
+	snap, err := worktreeSnapshot(env, w, dirs...)
 	if err != nil {
 		return err
 	}
-	res, err := memory.Context(snap, int(w.cfg.Int(config.KeyContextBudgetChars)))
+	cat := openCatalog(env, w, snap, dirs...)
+	res, err := memory.ContextWith(snap, int(w.cfg.Int(config.KeyContextBudgetChars)), cat.examiner())
+	cat.save()
 	if err != nil {
 		return &exitError{code: exitFindings, err: err}
 	}

@@ -88,7 +88,7 @@ func yoiPrefix(w *workspace) (string, error) {
 
 func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	env = hookEnv(env)
-	w, err := openHookWorkspace(ctx, env, g)
+	w, err := openWorkspace(ctx, env, g)
 	if err != nil {
 		return err
 	}
@@ -144,32 +144,6 @@ func preCommitWithoutObjects(ctx context.Context, w *workspace, prefix string, c
 	}
 	return cannotRun(fmt.Errorf("cannot lint the staged %s/ records: %w", prefix, cause),
 		"run 'git yoimem lint' on the working tree, then commit with --no-verify")
-}
-
-// openHookWorkspace is openWorkspace without git processes when the
-// repository is plain: a hook's time is the committer's time.
-func openHookWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace, error) {
-	if g.workspace != "" || env.Getenv == nil {
-		return openWorkspace(ctx, env, g)
-	}
-	repo, ok := gitstore.Discover(env.Dir, env.Getenv, gitFor(env, env.Dir))
-	if !ok {
-		return openWorkspace(ctx, env, g)
-	}
-	w := &workspace{repo: repo, root: repo.TopLevel}
-	var gitEntries []config.Entry
-	if config.MayHaveGitSettings(repo.GitDir, repo.CommonDir, env.Getenv) {
-		var err error
-		if gitEntries, err = config.FromGit(ctx, repo.Git.Run); err != nil {
-			return nil, cannotRun(err)
-		}
-	}
-	cfg, err := resolveConfig(env, g, filepath.Join(w.root, record.Dir, record.ConfigPath), gitEntries)
-	if err != nil {
-		return nil, err
-	}
-	w.cfg = cfg
-	return w, nil
 }
 
 // stagedChanges lists .yoi/-relative paths added or modified, and deleted,

@@ -90,10 +90,13 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 	if err != nil {
 		return err
 	}
+	cat := openCatalog(env, w, snap, dirs...)
 	hits, skipped, err := memory.Search(snap, opts.scope, memory.Query{Text: opts.query, Slug: opts.slug, Kind: opts.kind}, memory.Options{
 		MaxResults:   int(w.cfg.Int(config.KeySearchMaxResults)),
 		ExcerptLines: int(w.cfg.Int(config.KeySearchExcerptLines)),
+		Examine:      cat.examiner(),
 	})
+	cat.save()
 	if err != nil {
 		return usageError("%v", err)
 	}

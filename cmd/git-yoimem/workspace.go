@@ -53,9 +53,37 @@ func locate(ctx context.Context, env Env, g *globalOptions) (*workspace, error) 
 	return w, nil
 }
 
-// openWorkspace locates the repository and loads the configuration. The
-// two git calls they need run at once: hooks pay for every millisecond.
+// openWorkspace locates the repository and loads the configuration,
+// without running git when the repository is plain and we are at its top:
+// hooks and agents call us every turn, and each git process costs
+// milliseconds. Anything unusual goes to git (slowWorkspace).
 func openWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace, error) {
+	if g.workspace != "" || env.Getenv == nil {
+		return slowWorkspace(ctx, env, g)
+	}
+	repo, ok := gitstore.Discover(env.Dir, env.Getenv, gitFor(env, env.Dir))
+	if !ok {
+		return slowWorkspace(ctx, env, g)
+	}
+	w := &workspace{repo: repo, root: repo.TopLevel}
+	var gitEntries []config.Entry
+	if config.MayHaveGitSettings(repo.GitDir, repo.CommonDir, env.Getenv) {
+		var err error
+		if gitEntries, err = config.FromGit(ctx, repo.Git.Run); err != nil {
+			return nil, cannotRun(err)
+		}
+	}
+	cfg, err := resolveConfig(env, g, filepath.Join(w.root, record.Dir, record.ConfigPath), gitEntries)
+	if err != nil {
+		return nil, err
+	}
+	w.cfg = cfg
+	return w, nil
+}
+
+// slowWorkspace asks git where the repository is and what it configures;
+// the two git calls run at once.
+func slowWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace, error) {
 	type gitConfig struct {
 		entries []config.Entry
 		err     error

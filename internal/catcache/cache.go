@@ -1,0 +1,143 @@
+package catcache
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// Cache is the examinations of one workspace scope. It is safe for
+// concurrent use. Load it, examine through Examiner, then Save.
+type Cache struct {
+	path string
+	// written is the cache file's modification time. Like git's index, an
+	// entry is trusted only when the file it describes last changed before
+	// the cache was written: a change within the same timestamp tick would
+	// otherwise keep the stat data ("racy clean").
+	written int64
+	loaded  []entry // in path order
+
+	mu      sync.Mutex
+	fresh   map[string]entry // examined by reading, this run
+	damaged bool
+}
+
+// Load reads the cache file at path. A missing or damaged file gives an
+// empty cache (it is only ever a copy of what the records say); other
+// read errors are returned with the cache still usable, empty.
+func Load(path string) (*Cache, error) {
+	c := &Cache{path: path, fresh: map[string]entry{}}
+	data, written, err := readFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return c, nil
+	case err != nil:
+		return c, fmt.Errorf("read cache %s: %w", path, err)
+	}
+	c.written = written
+	if c.loaded, err = decode(data); err != nil {
+		c.damaged = true // rewritten by Save
+	}
+	return c, nil
+}
+
+// lookup finds a loaded entry by path.
+func (c *Cache) lookup(path string) (entry, bool) {
+	i := sort.Search(len(c.loaded), func(i int) bool { return c.loaded[i].path >= path })
+	if i < len(c.loaded) && c.loaded[i].path == path {
+		return c.loaded[i], true
+	}
+	return entry{}, false
+}
+
+// Examiner examines snap's entries from the cache when their stamps match
+// and by reading them otherwise, remembering what it read.
+func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
+	return func(e record.Entry) (memory.Examined, error) {
+		if ce, ok := c.lookup(e.Path); ok && c.valid(ce, e.Stamp) {
+			return ce.ex, nil
+		}
+		content, err := snap.Read(e.Path)
+		if err != nil {
+			return memory.Examined{}, err
+		}
+		ex := memory.Examine(e.Path, content)
+		// A stamp that does not give the size read describes another
+		// version of the file than the one examined.
+		if !e.Stamp.IsZero() && e.Stamp.Size == int64(len(content)) {
+			c.mu.Lock()
+			c.fresh[e.Path] = entry{path: e.Path, stamp: e.Stamp, ex: ex}
+			c.mu.Unlock()
+		}
+		return ex, nil
+	}
+}
+
+// valid tells whether a cached entry describes the file with stamp s: the
+// same stat data, last changed before the cache was written.
+func (c *Cache) valid(ce entry, s record.Stamp) bool {
+	return !s.IsZero() && ce.stamp == s && s.ModNs < c.written && s.ChangeNs < c.written
+}
+
+// Save writes the cache back if anything changed: entries examined this
+// run replace the loaded ones, and only paths snap (the whole scope) still
+// lists with the same stamps are kept.
+func (c *Cache) Save(snap record.Snapshot) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	next := make([]entry, 0, len(snap.Entries))
+	kept := 0
+	for _, e := range snap.Entries {
+		if e.Mode != record.ModeRegular {
+			continue
+		}
+		if f, ok := c.fresh[e.Path]; ok && f.stamp == e.Stamp {
+			next = append(next, f)
+			continue
+		}
+		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp {
+			next = append(next, ce)
+			kept++
+		}
+	}
+	if !c.damaged && len(c.fresh) == 0 && kept == len(c.loaded) {
+		return nil // nothing new, nothing gone
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o777); err != nil {
+		return fmt.Errorf("write cache %s: %w", c.path, err)
+	}
+	if err := writeReplace(c.path, encode(next)); err != nil {
+		return fmt.Errorf("write cache %s: %w", c.path, err)
+	}
+	c.fresh = map[string]entry{}
+	c.damaged = false
+	return nil
+}
+
+// writeReplace writes data to a temporary file and renames it over path:
+// readers see the old cache or the new one, and a mapped old file is never
+// truncated under its reader. A cache needs no fsync: lost, it is rebuilt.
+func writeReplace(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}

@@ -1,0 +1,318 @@
+package catcache
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+const ts = "2026-01-05T09:30:00Z"
+
+func knowledge(desc string, invocable bool, body string) string {
+	inv := "false"
+	if invocable {
+		inv = "true"
+	}
+	return "---\nkind: rule\ndescription: " + desc + "\nmodel_invokation: " + inv + "\ncreated_at: " + ts + "\nupdated_at: " + ts + "\nlast_sources: []\n---\n" + body
+}
+
+// stamped is a snapshot of files with given stamps that counts its reads.
+type stamped struct {
+	files  map[string]string
+	stamps map[string]record.Stamp
+	reads  atomic.Int64
+}
+
+func (s *stamped) snapshot() record.Snapshot {
+	var snap record.Snapshot
+	for p, c := range s.files {
+		st := s.stamps[p]
+		st.Size = int64(len(c))
+		snap.Entries = append(snap.Entries, record.Entry{Path: p, Mode: record.ModeRegular, Size: int64(len(c)), Stamp: st})
+	}
+	snap.Sort()
+	snap.Read = func(p string) ([]byte, error) {
+		s.reads.Add(1)
+		c, ok := s.files[p]
+		if !ok {
+			return nil, record.ErrNotExist
+		}
+		return []byte(c), nil
+	}
+	return snap
+}
+
+// old is a stamp from long before any cache file in a test is written.
+func old(ino uint64) record.Stamp {
+	t := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	return record.Stamp{ModNs: t, ChangeNs: t, Ino: ino}
+}
+
+func newFiles() *stamped {
+	return &stamped{
+		files: map[string]string{
+			"knowledge/retry.md": knowledge("How to retry", true, "Retry twice.\n"),
+			"knowledge/sqlite.md": knowledge("SQLite settings", false, "busy_timeout=5000\n"),
+			"knowledge/binary.md": "retry\x00",
+			"knowledge/broken.md": "no frontmatter, mentions retry\n",
+		},
+		stamps: map[string]record.Stamp{
+			"knowledge/retry.md": old(1), "knowledge/sqlite.md": old(2), "knowledge/binary.md": old(3), "knowledge/broken.md": old(4),
+		},
+	}
+}
+
+func examineAll(t *testing.T, c *Cache, snap record.Snapshot) map[string]memory.Examined {
+	t.Helper()
+	ex := c.Examiner(snap)
+	out := map[string]memory.Examined{}
+	for _, e := range snap.Entries {
+		got, err := ex(e)
+		if err != nil {
+			t.Fatalf("examine %s: %v", e.Path, err)
+		}
+		out[e.Path] = got
+	}
+	return out
+}
+
+// TestCacheServesUnchangedFiles: the second run reads nothing and agrees
+// with examining the files themselves.
+func TestCacheServesUnchangedFiles(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache", "catalog")
+	files := newFiles()
+	snap := files.snapshot()
+	c := mustLoad(t, path)
+	first := examineAll(t, c, snap)
+	if n := files.reads.Load(); n != 4 {
+		t.Fatalf("cold run read %d files, want 4", n)
+	}
+	if err := c.Save(snap); err != nil {
+		t.Fatal(err)
+	}
+	files.reads.Store(0)
+	second := examineAll(t, mustLoad(t, path), snap)
+	if n := files.reads.Load(); n != 0 {
+		t.Errorf("warm run read %d files, want 0", n)
+	}
+	for p, want := range first {
+		if want.Lower == nil {
+			want.Lower = []byte{}
+		}
+		got := second[p]
+		if got.Lower == nil {
+			got.Lower = []byte{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: cached %+v, want %+v", p, got, want)
+		}
+		if fresh := memory.Examine(p, []byte(files.files[p])); !bytes.Equal(fresh.Lower, got.Lower) || fresh.Description != got.Description || fresh.ModelInvokation != got.ModelInvokation {
+			t.Errorf("%s: cached examination differs from the file's", p)
+		}
+	}
+}
+
+// TestCacheRevalidates: a changed stamp, a change as recent as the cache
+// file (racy) and a file never cached are read; the rest are not.
+func TestCacheRevalidates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "catalog")
+	files := newFiles()
+	c := mustLoad(t, path)
+	examineAll(t, c, files.snapshot())
+	if err := c.Save(files.snapshot()); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files.files["knowledge/retry.md"] = knowledge("How to retry, changed", true, "Retry three times.\n")
+	racy := fi.ModTime().UnixNano()
+	files.stamps["knowledge/sqlite.md"] = record.Stamp{ModNs: racy, ChangeNs: racy, Ino: 2}
+	files.files["knowledge/new.md"] = knowledge("New", false, "new\n")
+	files.stamps["knowledge/new.md"] = old(5)
+	files.stamps["knowledge/binary.md"] = old(33) // replaced by another inode
+	files.reads.Store(0)
+	c = mustLoad(t, path)
+	got := examineAll(t, c, files.snapshot())
+	// retry.md changed size; sqlite.md is racy; new.md is new; binary.md's inode changed.
+	if n := files.reads.Load(); n != 4 {
+		t.Errorf("read %d files, want 4 (changed, racy, new, replaced)", n)
+	}
+	if got["knowledge/retry.md"].Description != "How to retry, changed" {
+		t.Errorf("changed file examined as %+v", got["knowledge/retry.md"])
+	}
+}
+
+// TestCacheSaveKeepsTheScope: removed files leave the cache; an unchanged
+// cache is not rewritten.
+func TestCacheSaveKeepsTheScope(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "catalog")
+	files := newFiles()
+	c := mustLoad(t, path)
+	examineAll(t, c, files.snapshot())
+	if err := c.Save(files.snapshot()); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(path)
+	c = mustLoad(t, path)
+	examineAll(t, c, files.snapshot())
+	if err := c.Save(files.snapshot()); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(path)
+	if !os.SameFile(before, after) {
+		t.Errorf("an unchanged cache was rewritten")
+	}
+	delete(files.files, "knowledge/sqlite.md")
+	c = mustLoad(t, path)
+	if err := c.Save(files.snapshot()); err != nil {
+		t.Fatal(err)
+	}
+	c = mustLoad(t, path)
+	if _, ok := c.lookup("knowledge/sqlite.md"); ok {
+		t.Errorf("a removed file stayed in the cache")
+	}
+	if _, ok := c.lookup("knowledge/retry.md"); !ok {
+		t.Errorf("a listed, unexamined file left the cache")
+	}
+}
+
+// TestCacheDamagedFile: a damaged cache is ignored and rewritten.
+func TestCacheDamagedFile(t *testing.T) {
+	for name, data := range map[string][]byte{
+		"garbage":   []byte("not a cache"),
+		"empty":     {},
+		"truncated": encode([]entry{{path: "knowledge/a.md"}})[:20],
+		"bad crc":   append(encode([]entry{{path: "knowledge/a.md"}})[:30], 0, 0, 0, 0),
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "catalog")
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			files := newFiles()
+			c := mustLoad(t, path)
+			examineAll(t, c, files.snapshot())
+			if files.reads.Load() != 4 {
+				t.Errorf("a damaged cache served examinations")
+			}
+			if err := c.Save(files.snapshot()); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(path)
+			if _, err := decode(b); err != nil {
+				t.Errorf("not rewritten: %v", err)
+			}
+		})
+	}
+}
+
+// TestCacheUnwritable: a cache that cannot be written is an error the
+// caller may warn about; examinations still work.
+func TestCacheUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(filepath.Join(blocker, "catalog"))
+	if err == nil {
+		t.Errorf("Load under a regular file: no error")
+	}
+	files := newFiles()
+	examineAll(t, c, files.snapshot())
+	if err := c.Save(files.snapshot()); err == nil {
+		t.Errorf("Save under a regular file succeeded")
+	}
+}
+
+// TestSearchThroughCache: searches give the same hits with and without
+// the cache, warm or cold.
+func TestSearchThroughCache(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "catalog")
+	files := newFiles()
+	snap := files.snapshot()
+	for _, q := range []string{"retry", "busy_timeout", "RETRY twice", "nothing-like-this"} {
+		want, wantSkipped, err := memory.Search(snap, memory.ScopeKnowledge, memory.Query{Text: q}, memory.Options{ExcerptLines: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for run := range 2 {
+			c := mustLoad(t, path)
+			got, skipped, err := memory.Search(snap, memory.ScopeKnowledge, memory.Query{Text: q}, memory.Options{ExcerptLines: 1, Examine: c.Examiner(snap)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(skipped, wantSkipped) {
+				t.Errorf("%q run %d: %+v %+v, want %+v %+v", q, run, got, skipped, want, wantSkipped)
+			}
+			if err := c.Save(snap); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func mustLoad(t *testing.T, path string) *Cache {
+	t.Helper()
+	c, err := Load(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestEncodeDecode(t *testing.T) {
+	in := []entry{
+		{path: "knowledge/a.md", stamp: record.Stamp{Size: 10, ModNs: -5, ChangeNs: 1 << 62, Ino: 1<<64 - 1},
+			ex: memory.Examined{Text: true, Kind: "rule", Description: "déjà vu", ModelInvokation: true, UserInvocable: true, Status: "", Problem: "", Lower: []byte("body")}},
+		{path: "knowledge/b.md", ex: memory.Examined{Problem: "not UTF-8 text"}},
+		{path: "memory/decisions/x.md", ex: memory.Examined{Text: true, Kind: "decision", Status: "resolved", Lower: []byte{}}},
+	}
+	data := encode(in)
+	out, err := decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(in) {
+		t.Fatalf("decoded %d entries, want %d", len(out), len(in))
+	}
+	for i := range in {
+		if !bytes.Equal(out[i].ex.Lower, in[i].ex.Lower) {
+			t.Errorf("entry %d lower %q, want %q", i, out[i].ex.Lower, in[i].ex.Lower)
+		}
+		out[i].ex.Lower, in[i].ex.Lower = nil, nil
+		if !reflect.DeepEqual(out[i], in[i]) {
+			t.Errorf("entry %d = %+v, want %+v", i, out[i], in[i])
+		}
+	}
+	if _, err := decode(encode([]entry{{path: "b"}, {path: "a"}})); err == nil {
+		t.Errorf("unsorted paths decoded")
+	}
+}
+
+// FuzzDecode: any bytes decode or are refused, never a panic; what decodes
+// encodes back to the same bytes.
+func FuzzDecode(f *testing.F) {
+	f.Add(encode(nil))
+	f.Add(encode([]entry{{path: "knowledge/a.md", ex: memory.Examined{Text: true, Lower: []byte("x")}}}))
+	f.Add([]byte(magic + "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := decode(data)
+		if err != nil {
+			return
+		}
+		if again := encode(out); !bytes.Equal(again, data) {
+			t.Errorf("decode/encode changed the bytes:\n%q\n%q", data, again)
+		}
+	})
+}
