@@ -72,7 +72,8 @@ bench_build() {
 			bench_die "cannot build git-yoimem from $BENCH_ROOT/cmd/git-yoimem"
 	fi
 	(cd -- "$BENCH_ROOT" && go build -o "$BENCH_BIN/gencorpus" ./bench/gencorpus &&
-		go build -o "$BENCH_BIN/timeit" ./bench/timeit) ||
+		go build -o "$BENCH_BIN/timeit" ./bench/timeit &&
+		go build -o "$BENCH_BIN/mcpbench" ./bench/mcpbench) ||
 		bench_die "cannot build the bench tools"
 	export PATH="$BENCH_BIN:$PATH"
 }

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Retrieval benchmarks on the generated corpus, each measured in one run:
-#   - git yoimem search knowledge WORD against rg -j1 -i -c WORD .yoi/knowledge
-#     (goal <= 1.0);
+# Retrieval benchmarks on the generated corpus, each pair measured in one run:
+#   - git yoimem search knowledge WORD against rg -j1 -i -c WORD .yoi/knowledge,
+#     with a word most records hold (the search stops at the hit limit) and
+#     one none holds (every record is looked at), the machine-local cache
+#     cold (removed before each run) and warm (goal <= 1.0 cold, 0.5 warm);
 #   - git yoimem context (300 model-invocable records) against rg over the
-#     same files (goal <= 1.0).
+#     same files (goal <= 1.0);
+#   - the median knowledge_search round trip on a running git yoimem mcp.
 # The script reports; it does not judge. See bench/README.md.
 set -euo pipefail
 
@@ -11,6 +14,7 @@ set -euo pipefail
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
 WORD=${BENCH_WORD:-retry}
+RARE=${BENCH_RARE_WORD:-zqxjv}
 
 bench_require_rg
 bench_init
@@ -18,10 +22,17 @@ bench_build
 bench_isolate
 bench_corpus
 
-bench_timeit 0 "$BENCH_REPO" git yoimem search knowledge "$WORD"
-search_ms=$TIME_MEDIAN_MS search_rss=$TIME_RSS_KIB
+cache=$BENCH_REPO/.git/yoimem/cache
 bench_timeit 0,1 "$BENCH_REPO" rg -j1 -i -c "$WORD" .yoi/knowledge
 rg_ms=$TIME_MEDIAN_MS
+bench_timeit 0,1 "$BENCH_REPO" rg -j1 -i -c "$RARE" .yoi/knowledge
+rgrare_ms=$TIME_MEDIAN_MS
+bench_timeit 0 "$BENCH_REPO" sh -c 'rm -rf "$1"; exec git yoimem search knowledge "$2"' sh "$cache" "$RARE"
+cold_ms=$TIME_MEDIAN_MS
+bench_timeit 0 "$BENCH_REPO" git yoimem search knowledge "$RARE"
+rare_ms=$TIME_MEDIAN_MS search_rss=$TIME_RSS_KIB
+bench_timeit 0 "$BENCH_REPO" git yoimem search knowledge "$WORD"
+search_ms=$TIME_MEDIAN_MS
 
 # the files the context reads: the summary and the invocable knowledge
 (cd -- "$BENCH_REPO" && rg -l -j1 '^model_invokation: true' .yoi/knowledge) >"$BENCH_TMP/invocable"
@@ -31,9 +42,13 @@ context_ms=$TIME_MEDIAN_MS
 bench_timeit 0,1 "$BENCH_REPO" sh -c 'xargs rg -j1 -c description < "$1"' sh "$BENCH_TMP/invocable"
 rgctx_ms=$TIME_MEDIAN_MS
 
+mcp=$(cd -- "$BENCH_REPO" && mcpbench -n "$((BENCH_RUNS * 10))" "$WORD" "$RARE")
+
 printf 'corpus: %s records, %s bytes; %s files for the context\n' "$BENCH_RECORDS" "$BENCH_BYTES" "$(wc -l <"$BENCH_TMP/invocable")"
-printf 'git yoimem search knowledge %s: median %s ms, peak RSS %s MiB\n' "$WORD" "$(bench_ms "$search_ms")" "$(bench_mib "$search_rss")"
-printf 'rg -j1 -i -c %s .yoi/knowledge: median %s ms\n' "$WORD" "$(bench_ms "$rg_ms")"
-printf 'ratio search/rg: %s (goal <= 1.0)\n' "$(bench_ratio "$search_ms" "$rg_ms")"
+printf 'rg -j1 -i -c %s .yoi/knowledge: median %s ms; %s (no hits): %s ms\n' "$WORD" "$(bench_ms "$rg_ms")" "$RARE" "$(bench_ms "$rgrare_ms")"
+printf 'git yoimem search knowledge %s (no hits), cache cold: median %s ms, ratio %s (goal <= 1.0)\n' "$RARE" "$(bench_ms "$cold_ms")" "$(bench_ratio "$cold_ms" "$rgrare_ms")"
+printf 'git yoimem search knowledge %s (no hits), cache warm: median %s ms, ratio %s (goal <= 0.5), peak RSS %s MiB\n' "$RARE" "$(bench_ms "$rare_ms")" "$(bench_ratio "$rare_ms" "$rgrare_ms")" "$(bench_mib "$search_rss")"
+printf 'git yoimem search knowledge %s (hit limit), cache warm: median %s ms, ratio %s\n' "$WORD" "$(bench_ms "$search_ms")" "$(bench_ratio "$search_ms" "$rg_ms")"
 printf 'git yoimem context: median %s ms; rg over the same files: median %s ms\n' "$(bench_ms "$context_ms")" "$(bench_ms "$rgctx_ms")"
 printf 'ratio context/rg: %s (goal <= 1.0)\n' "$(bench_ratio "$context_ms" "$rgctx_ms")"
+printf 'mcp knowledge_search round trip (%s and %s alternating): %s\n' "$WORD" "$RARE" "$mcp"

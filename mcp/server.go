@@ -20,6 +20,9 @@ type Options struct {
 	// Used, when set, is told about every explicit read (how: search, slug,
 	// read) so that usage metrics see MCP clients too.
 	Used func(how string, paths ...string)
+	// Searcher, when set, runs the searches (the command's cached one);
+	// nil searches a snapshot of tools.Store with the Search options.
+	Searcher func(scope memory.Scope, q memory.Query) ([]memory.Hit, []memory.Skipped, error)
 }
 
 // SearchInput is knowledge_search's and memory_search's input.
@@ -68,13 +71,19 @@ type WriteOutput struct {
 // tool error holding the linter's findings, for the model to fix.
 func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "git-yoimem", Version: opts.Version}, nil)
-	search := func(scope memory.Scope) sdk.ToolHandlerFor[SearchInput, SearchOutput] {
-		return func(_ context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
+	searcher := opts.Searcher
+	if searcher == nil {
+		searcher = func(scope memory.Scope, q memory.Query) ([]memory.Hit, []memory.Skipped, error) {
 			snap, err := tools.Store.Snapshot()
 			if err != nil {
-				return nil, SearchOutput{}, err
+				return nil, nil, err
 			}
-			hits, skipped, err := memory.Search(snap, scope, memory.Query{Text: in.Query, Slug: in.Slug, Kind: in.Kind}, opts.Search)
+			return memory.Search(snap, scope, q, opts.Search)
+		}
+	}
+	search := func(scope memory.Scope) sdk.ToolHandlerFor[SearchInput, SearchOutput] {
+		return func(_ context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
+			hits, skipped, err := searcher(scope, memory.Query{Text: in.Query, Slug: in.Slug, Kind: in.Kind})
 			if hits == nil {
 				hits = []memory.Hit{}
 			}

@@ -5,7 +5,10 @@ import (
 	"encoding/hex"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/internal/catcache"
 	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/record"
@@ -17,25 +20,79 @@ import (
 type catalog struct {
 	env   Env
 	cache *catcache.Cache
-	snap  record.Snapshot
+	last  record.Snapshot // the latest listing of the whole scope
 }
 
-// openCatalog loads the cache for w's dirs; the snapshot must list exactly
-// those dirs.
-func openCatalog(env Env, w *workspace, snap record.Snapshot, dirs ...string) *catalog {
+// openCatalog loads the cache for w's dirs.
+func openCatalog(env Env, w *workspace, dirs ...string) *catalog {
 	key := sha256.Sum256([]byte(w.root + "\x00" + strings.Join(dirs, "\x00")))
 	path := filepath.Join(w.repo.CommonDir, "yoimem", "cache", "catalog-"+hex.EncodeToString(key[:8]))
-	c, err := catcache.Load(path)
+	c, err := catcache.Load(path, time.Now)
 	if err != nil {
 		warnf(env.Stderr, "%v (continuing without it)", err)
 	}
-	return &catalog{env: env, cache: c, snap: snap}
+	return &catalog{env: env, cache: c}
 }
 
-func (c *catalog) examiner() memory.Examiner { return c.cache.Examiner(c.snap) }
+// examiner examines the entries of snap, a listing of the whole scope.
+func (c *catalog) examiner(snap record.Snapshot) memory.Examiner {
+	c.last = snap
+	return c.cache.Examiner(snap)
+}
 
 func (c *catalog) save() {
-	if err := c.cache.Save(c.snap); err != nil {
+	if err := c.cache.Save(c.last); err != nil {
 		warnf(c.env.Stderr, "%v (the next run reads the records again)", err)
+	}
+}
+
+// searcher runs knowledge_search and memory_search over the working tree
+// through the catalogs, for one command or a whole MCP session.
+type searcher struct {
+	env      Env
+	w        *workspace
+	mu       sync.Mutex
+	catalogs map[memory.Scope]*catalog
+}
+
+func newSearcher(env Env, w *workspace) *searcher {
+	return &searcher{env: env, w: w, catalogs: map[memory.Scope]*catalog{}}
+}
+
+// scopeDirs are the directories of .yoi/ a scope searches.
+func scopeDirs(scope memory.Scope) []string {
+	if scope == memory.ScopeMemory {
+		return []string{"memory"}
+	}
+	return []string{record.KnowledgeDir}
+}
+
+func (s *searcher) search(scope memory.Scope, q memory.Query) ([]memory.Hit, []memory.Skipped, error) {
+	dirs := scopeDirs(scope)
+	snap, err := worktreeSnapshot(s.env, s.w, dirs...)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	cat, ok := s.catalogs[scope]
+	if !ok {
+		cat = openCatalog(s.env, s.w, dirs...)
+		s.catalogs[scope] = cat
+	}
+	examine := cat.examiner(snap)
+	s.mu.Unlock()
+	return memory.Search(snap, scope, q, memory.Options{
+		MaxResults:   int(s.w.cfg.Int(config.KeySearchMaxResults)),
+		ExcerptLines: int(s.w.cfg.Int(config.KeySearchExcerptLines)),
+		Examine:      examine,
+	})
+}
+
+// save writes back every catalog used.
+func (s *searcher) save() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.catalogs {
+		c.save()
 	}
 }

@@ -62,8 +62,8 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 	if err != nil {
 		return err
 	}
-	cat := openCatalog(env, w, snap, dirs...)
-	res, err := memory.ContextWith(snap, int(w.cfg.Int(config.KeyContextBudgetChars)), cat.examiner())
+	cat := openCatalog(env, w, dirs...)
+	res, err := memory.ContextWith(snap, int(w.cfg.Int(config.KeyContextBudgetChars)), cat.examiner(snap))
 	cat.save()
 	if err != nil {
 		return &exitError{code: exitFindings, err: err}

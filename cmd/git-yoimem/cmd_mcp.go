@@ -45,10 +45,13 @@ func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) err
 		return err
 	}
 	tools := worktreeTools(w)
+	srch := newSearcher(env, w)
+	defer srch.save()
 	srv := mcp.NewServer(tools, mcp.Options{
-		Write:   opts.write,
-		Version: version(),
-		Used:    func(how string, paths ...string) { recordUse(env, g, w, how, paths...) },
+		Searcher: srch.search,
+		Write:    opts.write,
+		Version:  version(),
+		Used:     func(how string, paths ...string) { recordUse(env, g, w, how, paths...) },
 		Search: memory.Options{
 			MaxResults:   int(w.cfg.Int(config.KeySearchMaxResults)),
 			ExcerptLines: int(w.cfg.Int(config.KeySearchExcerptLines)),

@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/memory"
-	"github.com/yoimem/git-yoimem/record"
 )
 
 type searchOptions struct {
@@ -82,21 +81,13 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 	if err != nil {
 		return err
 	}
-	dirs := []string{record.KnowledgeDir}
-	if opts.scope == memory.ScopeMemory {
-		dirs = []string{"memory"}
-	}
-	snap, err := worktreeSnapshot(env, w, dirs...)
-	if err != nil {
+	srch := newSearcher(env, w)
+	hits, skipped, err := srch.search(opts.scope, memory.Query{Text: opts.query, Slug: opts.slug, Kind: opts.kind})
+	srch.save()
+	var exit *exitError
+	if errors.As(err, &exit) {
 		return err
 	}
-	cat := openCatalog(env, w, snap, dirs...)
-	hits, skipped, err := memory.Search(snap, opts.scope, memory.Query{Text: opts.query, Slug: opts.slug, Kind: opts.kind}, memory.Options{
-		MaxResults:   int(w.cfg.Int(config.KeySearchMaxResults)),
-		ExcerptLines: int(w.cfg.Int(config.KeySearchExcerptLines)),
-		Examine:      cat.examiner(),
-	})
-	cat.save()
 	if err != nil {
 		return usageError("%v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/record"
@@ -24,16 +25,32 @@ type Cache struct {
 	written int64
 	loaded  []entry // in path order
 
+	// now, when set, lets a long-lived process trust what it examined
+	// itself (see settledBefore); nil trusts only the loaded file.
+	now func() time.Time
+
 	mu      sync.Mutex
-	fresh   map[string]entry // examined by reading, this run
+	fresh   map[string]freshEntry // examined by reading since the last load or save
+	dirty   bool                  // fresh has entries the file lacks
 	damaged bool
 }
+
+// freshEntry is an examination made by this process and when it began.
+type freshEntry struct {
+	entry
+	at int64
+}
+
+// Granularity is the coarsest file timestamp tick trusted: a file whose
+// stat times are older than an examination by more than this cannot have
+// changed since without changing them.
+const Granularity = 2 * time.Second
 
 // Load reads the cache file at path. A missing or damaged file gives an
 // empty cache (it is only ever a copy of what the records say); other
 // read errors are returned with the cache still usable, empty.
-func Load(path string) (*Cache, error) {
-	c := &Cache{path: path, fresh: map[string]entry{}}
+func Load(path string, now func() time.Time) (*Cache, error) {
+	c := &Cache{path: path, now: now, fresh: map[string]freshEntry{}}
 	data, written, err := readFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -61,8 +78,18 @@ func (c *Cache) lookup(path string) (entry, bool) {
 // and by reading them otherwise, remembering what it read.
 func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
 	return func(e record.Entry) (memory.Examined, error) {
-		if ce, ok := c.lookup(e.Path); ok && c.valid(ce, e.Stamp) {
+		c.mu.Lock()
+		f, ok := c.fresh[e.Path]
+		c.mu.Unlock()
+		if ok && f.stamp == e.Stamp && settledBefore(e.Stamp, f.at-int64(Granularity)) {
+			return f.ex, nil
+		}
+		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(e.Stamp, c.written) {
 			return ce.ex, nil
+		}
+		var at int64
+		if c.now != nil {
+			at = c.now().UnixNano()
 		}
 		content, err := snap.Read(e.Path)
 		if err != nil {
@@ -73,17 +100,17 @@ func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
 		// version of the file than the one examined.
 		if !e.Stamp.IsZero() && e.Stamp.Size == int64(len(content)) {
 			c.mu.Lock()
-			c.fresh[e.Path] = entry{path: e.Path, stamp: e.Stamp, ex: ex}
+			c.fresh[e.Path] = freshEntry{entry{path: e.Path, stamp: e.Stamp, ex: ex}, at}
+			c.dirty = true
 			c.mu.Unlock()
 		}
 		return ex, nil
 	}
 }
 
-// valid tells whether a cached entry describes the file with stamp s: the
-// same stat data, last changed before the cache was written.
-func (c *Cache) valid(ce entry, s record.Stamp) bool {
-	return !s.IsZero() && ce.stamp == s && s.ModNs < c.written && s.ChangeNs < c.written
+// settledBefore tells whether a file with stamp s last changed before t.
+func settledBefore(s record.Stamp, t int64) bool {
+	return !s.IsZero() && s.ModNs < t && s.ChangeNs < t
 }
 
 // Save writes the cache back if anything changed: entries examined this
@@ -99,7 +126,7 @@ func (c *Cache) Save(snap record.Snapshot) error {
 			continue
 		}
 		if f, ok := c.fresh[e.Path]; ok && f.stamp == e.Stamp {
-			next = append(next, f)
+			next = append(next, f.entry)
 			continue
 		}
 		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp {
@@ -107,29 +134,36 @@ func (c *Cache) Save(snap record.Snapshot) error {
 			kept++
 		}
 	}
-	if !c.damaged && len(c.fresh) == 0 && kept == len(c.loaded) {
+	if !c.damaged && !c.dirty && kept == len(c.loaded) {
 		return nil // nothing new, nothing gone
 	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o777); err != nil {
 		return fmt.Errorf("write cache %s: %w", c.path, err)
 	}
-	if err := writeReplace(c.path, encode(next)); err != nil {
+	written, err := writeReplace(c.path, encode(next))
+	if err != nil {
 		return fmt.Errorf("write cache %s: %w", c.path, err)
 	}
-	c.fresh = map[string]entry{}
-	c.damaged = false
+	// The saved state is what a new Load would see.
+	c.loaded, c.written = next, written
+	c.fresh, c.dirty, c.damaged = map[string]freshEntry{}, false, false
 	return nil
 }
 
 // writeReplace writes data to a temporary file and renames it over path:
 // readers see the old cache or the new one, and a mapped old file is never
 // truncated under its reader. A cache needs no fsync: lost, it is rebuilt.
-func writeReplace(path string, data []byte) error {
+// It returns the new file's modification time.
+func writeReplace(path string, data []byte) (int64, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	_, err = f.Write(data)
+	var fi os.FileInfo
+	if err == nil {
+		fi, err = f.Stat()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -138,6 +172,7 @@ func writeReplace(path string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
+		return 0, err
 	}
-	return err
+	return fi.ModTime().UnixNano(), nil
 }

@@ -59,7 +59,7 @@ func old(ino uint64) record.Stamp {
 func newFiles() *stamped {
 	return &stamped{
 		files: map[string]string{
-			"knowledge/retry.md": knowledge("How to retry", true, "Retry twice.\n"),
+			"knowledge/retry.md":  knowledge("How to retry", true, "Retry twice.\n"),
 			"knowledge/sqlite.md": knowledge("SQLite settings", false, "busy_timeout=5000\n"),
 			"knowledge/binary.md": "retry\x00",
 			"knowledge/broken.md": "no frontmatter, mentions retry\n",
@@ -224,7 +224,7 @@ func TestCacheUnwritable(t *testing.T) {
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(filepath.Join(blocker, "catalog"))
+	c, err := Load(filepath.Join(blocker, "catalog"), nil)
 	if err == nil {
 		t.Errorf("Load under a regular file: no error")
 	}
@@ -264,7 +264,7 @@ func TestSearchThroughCache(t *testing.T) {
 
 func mustLoad(t *testing.T, path string) *Cache {
 	t.Helper()
-	c, err := Load(path)
+	c, err := Load(path, nil)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
@@ -315,4 +315,32 @@ func FuzzDecode(f *testing.F) {
 			t.Errorf("decode/encode changed the bytes:\n%q\n%q", data, again)
 		}
 	})
+}
+
+// TestCacheLongLived: a long-lived process trusts its own examinations of
+// files whose stat times are older than the examination by the timestamp
+// granularity, and re-reads the others.
+func TestCacheLongLived(t *testing.T) {
+	files := newFiles()
+	recent := time.Date(2020, 1, 1, 0, 0, 1, 0, time.UTC).UnixNano() // 1 s after old()
+	files.stamps["knowledge/sqlite.md"] = record.Stamp{ModNs: recent, ChangeNs: recent, Ino: 2}
+	clock := time.Date(2020, 1, 1, 0, 0, 2, 500_000_000, time.UTC) // 2.5 s after old()
+	c, err := Load(filepath.Join(t.TempDir(), "catalog"), func() time.Time { return clock })
+	if err != nil {
+		t.Fatal(err)
+	}
+	examineAll(t, c, files.snapshot())
+	files.reads.Store(0)
+	examineAll(t, c, files.snapshot())
+	// sqlite.md changed 1.5 s before it was examined: within the granularity.
+	if n := files.reads.Load(); n != 1 {
+		t.Errorf("second pass read %d files, want 1 (the recently changed one)", n)
+	}
+	files.reads.Store(0)
+	clock = clock.Add(time.Minute)
+	examineAll(t, c, files.snapshot()) // re-examined a minute later: settled
+	examineAll(t, c, files.snapshot())
+	if n := files.reads.Load(); n != 1 {
+		t.Errorf("read %d files, want 1 (once more, then settled)", n)
+	}
 }
