@@ -29,42 +29,78 @@ type Event struct {
 	Tokens int64 `json:"tokens,omitempty"`
 }
 
-// Tick is one reading of the token clock: the workspace's cumulative input
-// tokens at a moment.
+// Tick is one reading of the token clock: the input tokens a session's
+// API calls took in its log entries From..To (line numbers, inclusive),
+// the latest of them at Time. Ticks are deltas, not running totals, so
+// the ledgers of several sessions and clones add up without conflicts.
 type Tick struct {
-	Time       time.Time `json:"time"`
-	Session    string    `json:"session"`
-	Cumulative int64     `json:"cumulative"`
+	Time    time.Time `json:"time"`
+	Session string    `json:"session"`
+	From    int       `json:"from"`
+	To      int       `json:"to"`
+	Tokens  int64     `json:"tokens"`
 }
 
-// Clock maps wall time to cumulative input tokens.
+// Clock maps wall time to the workspace's cumulative input tokens.
 type Clock struct {
-	ticks []Tick // by time
+	times []time.Time // by time
+	cum   []int64     // cumulative tokens through times[i]
 }
 
-// NewClock builds a clock from ticks in any order.
+// NewClock builds a clock from ticks in any order. A tick whose range
+// overlaps one already counted for its session (the same part of a log
+// read twice, after machine-local state was lost) is not counted again.
 func NewClock(ticks []Tick) *Clock {
-	c := &Clock{ticks: append([]Tick(nil), ticks...)}
-	sort.Slice(c.ticks, func(i, j int) bool { return c.ticks[i].Time.Before(c.ticks[j].Time) })
+	counted := dedupe(ticks)
+	sort.SliceStable(counted, func(i, j int) bool { return counted[i].Time.Before(counted[j].Time) })
+	c := &Clock{}
+	var total int64
+	for _, t := range counted {
+		total += t.Tokens
+		c.times = append(c.times, t.Time)
+		c.cum = append(c.cum, total)
+	}
 	return c
 }
 
-// At is the cumulative tokens at t: the last reading at or before t (0
-// before the first).
+// dedupe keeps, per session in From order, the ticks that begin after the
+// last range kept.
+func dedupe(ticks []Tick) []Tick {
+	sorted := append([]Tick(nil), ticks...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if sorted[i].Session != sorted[j].Session {
+			return sorted[i].Session < sorted[j].Session
+		}
+		return sorted[i].From < sorted[j].From
+	})
+	var out []Tick
+	last := map[string]int{}
+	for _, t := range sorted {
+		if end, ok := last[t.Session]; ok && t.From <= end {
+			continue
+		}
+		last[t.Session] = t.To
+		out = append(out, t)
+	}
+	return out
+}
+
+// At is the cumulative tokens at t: through the last reading at or before
+// t (0 before the first).
 func (c *Clock) At(t time.Time) int64 {
-	i := sort.Search(len(c.ticks), func(i int) bool { return c.ticks[i].Time.After(t) })
+	i := sort.Search(len(c.times), func(i int) bool { return c.times[i].After(t) })
 	if i == 0 {
 		return 0
 	}
-	return c.ticks[i-1].Cumulative
+	return c.cum[i-1]
 }
 
 // Now is the latest reading.
 func (c *Clock) Now() int64 {
-	if len(c.ticks) == 0 {
+	if len(c.cum) == 0 {
 		return 0
 	}
-	return c.ticks[len(c.ticks)-1].Cumulative
+	return c.cum[len(c.cum)-1]
 }
 
 // Frequency is a record's use rate: its last window invokes (injections

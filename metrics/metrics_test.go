@@ -15,8 +15,8 @@ func at(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
 // clock: one million tokens per 10 minutes.
 func clock(minutes int) *Clock {
 	var ticks []Tick
-	for m := 0; m <= minutes; m += 10 {
-		ticks = append(ticks, Tick{Time: at(m), Cumulative: int64(m) * 100_000})
+	for m := 10; m <= minutes; m += 10 {
+		ticks = append(ticks, Tick{Time: at(m), Session: "s", From: m, To: m + 9, Tokens: 1_000_000})
 	}
 	return NewClock(ticks)
 }
@@ -25,6 +25,21 @@ func TestClock(t *testing.T) {
 	c := clock(60)
 	if c.At(t0.Add(-time.Hour)) != 0 || c.At(at(15)) != 1_000_000 || c.Now() != 6_000_000 {
 		t.Fatalf("At/Now: %d %d %d", c.At(t0.Add(-time.Hour)), c.At(at(15)), c.Now())
+	}
+}
+
+// TestClockDedupesRereadRanges: the same part of a session log fed twice
+// counts once; other sessions and later ranges add up.
+func TestClockDedupesRereadRanges(t *testing.T) {
+	c := NewClock([]Tick{
+		{Time: at(1), Session: "a", From: 1, To: 10, Tokens: 100},
+		{Time: at(2), Session: "b", From: 1, To: 5, Tokens: 50},
+		{Time: at(3), Session: "a", From: 11, To: 20, Tokens: 200},
+		{Time: at(4), Session: "a", From: 1, To: 20, Tokens: 300}, // re-read
+		{Time: at(5), Session: "a", From: 5, To: 12, Tokens: 70},  // overlaps
+	})
+	if c.Now() != 350 || c.At(at(2)) != 150 || c.At(at(0)) != 0 {
+		t.Errorf("Now %d, At(2) %d, At(0) %d; want 350, 150, 0", c.Now(), c.At(at(2)), c.At(at(0)))
 	}
 }
 
@@ -96,8 +111,8 @@ func TestLocalAndStats(t *testing.T) {
 	if err := l.Append("../x", Event{}); err == nil {
 		t.Fatal("a session id with a path was accepted")
 	}
-	for m := 0; m <= 100; m += 10 {
-		if err := l.Tick(Tick{Time: at(m), Cumulative: int64(m) * 100_000}); err != nil {
+	for m := 10; m <= 100; m += 10 {
+		if err := l.Tick(Tick{Time: at(m), Session: "s", From: m, To: m + 9, Tokens: 1_000_000}); err != nil {
 			t.Fatal(err)
 		}
 	}
