@@ -54,6 +54,10 @@ const (
 	KeyConsolidateStagingFiles   = "yoimem.consolidate.stagingFiles"
 	KeyConsolidateStagingBytes   = "yoimem.consolidate.stagingBytes"
 	KeyConsolidateMaxTurns       = "yoimem.consolidate.maxTurns"
+	KeyLLMAnthropicBaseURL       = "yoimem.llm.anthropicBaseURL"
+	KeyLLMOpenAIBaseURL          = "yoimem.llm.openaiBaseURL"
+	KeyLLMTimeoutSeconds         = "yoimem.llm.timeoutSeconds"
+	KeyLLMMaxRetries             = "yoimem.llm.maxRetries"
 	KeySearchMaxResults          = "yoimem.search.maxResults"
 	KeySearchExcerptLines        = "yoimem.search.excerptLines"
 	KeyContextBudgetChars        = "yoimem.context.budgetChars"
@@ -80,11 +84,15 @@ func Keys() []Key {
 		{KeyBranch, String, "yoimem/memory", "memory branch that consolidation commits to"},
 		{KeyBaseBranch, String, "", "branch the memory branch is built on; empty means the repository's default branch"},
 		{KeyExtractModel, String, "", "model string for extract, e.g. anthropic:claude-haiku-4-5"},
-		{KeyExtractTokenThreshold, Int, "30000", "cumulative input tokens since the pointer that trigger extract"},
+		{KeyExtractTokenThreshold, Int, "1000000", "input tokens of a session's API calls since the pointer that trigger extract"},
 		{KeyConsolidateModel, String, "", "model string for consolidation; empty means the rules engine"},
 		{KeyConsolidateStagingFiles, Int, "8", "staging file count that triggers consolidation"},
 		{KeyConsolidateStagingBytes, Size, "262144", "staging bytes that trigger consolidation"},
 		{KeyConsolidateMaxTurns, Int, "40", "turn limit of the consolidation agent"},
+		{KeyLLMAnthropicBaseURL, String, "", "base URL of the Anthropic API; empty: ANTHROPIC_BASE_URL, else the SDK's default"},
+		{KeyLLMOpenAIBaseURL, String, "", "base URL of an OpenAI-compatible API (Ollama, vLLM, llama.cpp, LM Studio); empty: OPENAI_BASE_URL, else OpenAI's"},
+		{KeyLLMTimeoutSeconds, Int, "300", "seconds one model request may take, retries included"},
+		{KeyLLMMaxRetries, Int, "2", "retries of a model request on 408, 409, 429, 5xx and connection errors (0: none)"},
 		{KeySearchMaxResults, Int, "20", "hit limit of knowledge_search / memory_search"},
 		{KeySearchExcerptLines, Int, "2", "lines of context around each match in an excerpt"},
 		{KeyContextBudgetChars, Int, "24000", "budget of the always-on context"},

@@ -14,11 +14,15 @@ var wantKeys = []struct {
 	{"yoimem.branch", String, "yoimem/memory"},
 	{"yoimem.baseBranch", String, ""},
 	{"yoimem.extract.model", String, ""},
-	{"yoimem.extract.tokenThreshold", Int, "30000"},
+	{"yoimem.extract.tokenThreshold", Int, "1000000"},
 	{"yoimem.consolidate.model", String, ""},
 	{"yoimem.consolidate.stagingFiles", Int, "8"},
 	{"yoimem.consolidate.stagingBytes", Size, "262144"},
 	{"yoimem.consolidate.maxTurns", Int, "40"},
+	{"yoimem.llm.anthropicBaseURL", String, ""},
+	{"yoimem.llm.openaiBaseURL", String, ""},
+	{"yoimem.llm.timeoutSeconds", Int, "300"},
+	{"yoimem.llm.maxRetries", Int, "2"},
 	{"yoimem.search.maxResults", Int, "20"},
 	{"yoimem.search.excerptLines", Int, "2"},
 	{"yoimem.context.budgetChars", Int, "24000"},
@@ -77,11 +81,15 @@ func TestKeyNameConstants(t *testing.T) {
 	consts := []string{
 		KeyBranch, KeyBaseBranch, KeyExtractModel, KeyExtractTokenThreshold,
 		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns,
+		KeyLLMAnthropicBaseURL, KeyLLMOpenAIBaseURL, KeyLLMTimeoutSeconds, KeyLLMMaxRetries,
 		KeySearchMaxResults, KeySearchExcerptLines, KeyContextBudgetChars,
 		KeyLintMaxFileBytes, KeyLintSummaryChars, KeyLintDecisionChars, KeyLintRequestChars,
 		KeyLintKnowledgeChars, KeyLintDescriptionChars, KeyLintSourcesWarn, KeyLintLowImportanceChars,
 		KeyLintLossRatio, KeyLintSimilarSlugs,
 		KeyMetricsProtectFrequency, KeyMetricsWindow, KeyMetricsCandidateFrequency, KeyMetricsCandidateSessions,
+	}
+	if len(consts) != len(Keys()) {
+		t.Fatalf("%d constants for %d keys", len(consts), len(Keys()))
 	}
 	for i, k := range Keys() {
 		if consts[i] != k.Name {
