@@ -1,0 +1,155 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// backend is one provider's round trip. It returns the reply with the
+// structured candidate unvalidated; the provider wrapper validates and
+// repairs.
+type backend interface {
+	name() string
+	send(ctx context.Context, req Request) (reply, error)
+}
+
+// reply is a backend's answer.
+type reply struct {
+	Response
+	// candidate is the structured reply to validate, when hasCandidate.
+	candidate    []byte
+	hasCandidate bool
+	// viaTool is the schema tool's call that carried candidate, if any; it
+	// is not in Response.ToolCalls.
+	viaTool *ToolCall
+}
+
+// provider wraps a backend with request checks, the timeout, schema
+// validation and the repair attempt.
+type provider struct {
+	b       backend
+	timeout time.Duration
+}
+
+func (p *provider) Name() string { return p.b.name() }
+
+// Call sends req and, with a schema, validates the structured reply.
+func (p *provider) Call(ctx context.Context, req Request) (Response, error) {
+	if err := checkRequest(req); err != nil {
+		return Response{}, &Error{Provider: p.Name(), Kind: ErrBadRequest, Message: err.Error()}
+	}
+	var v *validator
+	if req.Schema != nil {
+		var err error
+		if v, err = compileSchema(req.Schema); err != nil {
+			return Response{}, &Error{Provider: p.Name(), Kind: ErrBadRequest, Message: err.Error()}
+		}
+	}
+	r, err := p.send(ctx, req)
+	if err != nil || v == nil || !r.hasCandidate {
+		return r.Response, err
+	}
+	verr := v.check(r.candidate)
+	if verr == nil {
+		return accept(r), nil
+	}
+	r2, err := p.send(ctx, repairRequest(req, r, verr))
+	r2.Usage = r2.Usage.Add(r.Usage)
+	if err != nil {
+		return r2.Response, err
+	}
+	if !r2.hasCandidate {
+		if len(req.Tools) > 0 {
+			return r2.Response, nil
+		}
+		return r2.Response, &Error{Provider: p.Name(), Kind: ErrInvalidOutput, Message: "no structured reply after the repair request; first reply " + verr.Error()}
+	}
+	if verr2 := v.check(r2.candidate); verr2 != nil {
+		return r2.Response, &Error{Provider: p.Name(), Kind: ErrInvalidOutput, Message: "after one repair attempt, the reply " + verr2.Error()}
+	}
+	return accept(r2), nil
+}
+
+// send makes one round trip under the timeout and rejects empty replies.
+func (p *provider) send(ctx context.Context, req Request) (reply, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	r, err := p.b.send(ctx, req)
+	if err != nil {
+		return r, err
+	}
+	if r.Text == "" && len(r.ToolCalls) == 0 && r.viaTool == nil && len(r.candidate) == 0 {
+		return r, &Error{Provider: p.Name(), Kind: ErrEmpty, Message: "no text and no tool calls (stop reason " + quoteOrNone(r.StopReason) + ")"}
+	}
+	return r, nil
+}
+
+// accept sets the validated structured reply.
+func accept(r reply) Response {
+	resp := r.Response
+	resp.JSON = json.RawMessage(slices.Clone(r.candidate))
+	return resp
+}
+
+// repairRequest appends the invalid reply and a request to correct it.
+func repairRequest(req Request, r reply, verr error) Request {
+	out := req
+	out.Messages = slices.Clip(req.Messages)
+	instruction := fmt.Sprintf("Your structured reply is invalid: it %v. Reply again with only the corrected JSON object matching the schema %q.", verr, req.Schema.Name)
+	if r.viaTool == nil {
+		out.Messages = append(out.Messages,
+			Message{Role: RoleAssistant, Text: r.Text},
+			Message{Role: RoleUser, Text: instruction})
+		return out
+	}
+	calls := append(slices.Clone(r.ToolCalls), *r.viaTool)
+	results := make([]ToolResult, 0, len(calls))
+	for _, c := range calls {
+		content := "Not run: this turn's structured reply was invalid."
+		if c.ID == r.viaTool.ID {
+			content = fmt.Sprintf("Invalid input: it %v. Call %s again with the corrected object.", verr, c.Name)
+		}
+		results = append(results, ToolResult{CallID: c.ID, Content: content, IsError: true})
+	}
+	out.Messages = append(out.Messages,
+		Message{Role: RoleAssistant, Text: r.Text, ToolCalls: calls},
+		Message{Role: RoleUser, ToolResults: results})
+	return out
+}
+
+// checkRequest rejects requests no provider can send.
+func checkRequest(req Request) error {
+	if len(req.Messages) == 0 {
+		return fmt.Errorf("no messages")
+	}
+	for i, m := range req.Messages {
+		if m.Role != RoleUser && m.Role != RoleAssistant {
+			return fmt.Errorf("message %d: role %q is not user or assistant", i, m.Role)
+		}
+		if m.Text == "" && len(m.ToolCalls) == 0 && len(m.ToolResults) == 0 {
+			return fmt.Errorf("message %d is empty", i)
+		}
+	}
+	for _, t := range req.Tools {
+		if t.Name == "" {
+			return fmt.Errorf("tool with empty name")
+		}
+		if req.Schema != nil && t.Name == req.Schema.Name {
+			return fmt.Errorf("tool %q has the schema's name", t.Name)
+		}
+	}
+	if req.MaxTokens < 0 {
+		return fmt.Errorf("max tokens %d is negative", req.MaxTokens)
+	}
+	return nil
+}
+
+func quoteOrNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return fmt.Sprintf("%q", s)
+}

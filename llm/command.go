@@ -1,0 +1,116 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// commandBackend runs a local command: prompt on stdin, reply on stdout.
+type commandBackend struct {
+	argv []string
+	exec Execer
+}
+
+func newCommand(spec string, opts Options) (*commandBackend, error) {
+	argv, err := splitArgv(spec)
+	if err != nil {
+		return nil, fmt.Errorf("model command:%s: %w", spec, err)
+	}
+	ex := opts.Exec
+	if ex == nil {
+		ex = OSExec{}
+	}
+	return &commandBackend{argv: argv, exec: ex}, nil
+}
+
+func (c *commandBackend) name() string { return "command" }
+
+func (c *commandBackend) send(ctx context.Context, req Request) (reply, error) {
+	if len(req.Tools) > 0 {
+		return reply{}, &Error{Provider: c.name(), Kind: ErrBadRequest, Message: fmt.Sprintf("%s: the command provider does not support tools (%d given)", c.argv[0], len(req.Tools))}
+	}
+	res, err := c.exec.Exec(ctx, c.argv, []byte(render(req)))
+	if err != nil {
+		return reply{}, c.runError(ctx, err)
+	}
+	if res.ExitCode != 0 {
+		return reply{}, &Error{Provider: c.name(), Kind: ErrCommand, Message: fmt.Sprintf("%s: exit status %d: %s", c.argv[0], res.ExitCode, firstLines(string(res.Stderr), 5))}
+	}
+	r, err := c.parse(res.Stdout)
+	if err != nil {
+		return r, err
+	}
+	if req.Schema == nil {
+		r.candidate, r.hasCandidate = nil, false
+	} else if !r.hasCandidate && strings.TrimSpace(r.Text) != "" {
+		r.candidate, r.hasCandidate = extractObject(r.Text), true
+	}
+	return r, nil
+}
+
+// runError reports a command that could not run or was stopped.
+func (c *commandBackend) runError(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &Error{Provider: c.name(), Kind: ErrTimeout, Message: c.argv[0] + ": killed at the timeout", Err: err}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &Error{Provider: c.name(), Kind: context.Canceled, Message: c.argv[0] + ": canceled", Err: err}
+	}
+	return &Error{Provider: c.name(), Kind: ErrCommand, Message: err.Error(), Err: err}
+}
+
+// claudeResult is the envelope of `claude -p --output-format json`.
+type claudeResult struct {
+	Type    string  `json:"type"`
+	Subtype string  `json:"subtype"`
+	IsError bool    `json:"is_error"`
+	Result  *string `json:"result"`
+	// StructuredOutput is set when claude ran with --json-schema.
+	StructuredOutput json.RawMessage `json:"structured_output"`
+	Usage            struct {
+		InputTokens              int64 `json:"input_tokens"`
+		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+		OutputTokens             int64 `json:"output_tokens"`
+	} `json:"usage"`
+}
+
+// parse reads stdout: plain text, or Claude Code's JSON envelope.
+func (c *commandBackend) parse(stdout []byte) (reply, error) {
+	var env claudeResult
+	if json.Unmarshal(stdout, &env) != nil || env.Type != "result" || env.Result == nil {
+		return reply{Response: Response{Text: strings.TrimSpace(string(stdout)), Model: c.argv[0]}}, nil
+	}
+	r := reply{Response: Response{
+		Text:       strings.TrimSpace(*env.Result),
+		Model:      c.argv[0],
+		StopReason: env.Subtype,
+		Usage: Usage{
+			InputTokens:  env.Usage.InputTokens + env.Usage.CacheCreationInputTokens + env.Usage.CacheReadInputTokens,
+			OutputTokens: env.Usage.OutputTokens,
+		},
+	}}
+	if so := env.StructuredOutput; len(so) > 0 && string(so) != "null" {
+		r.candidate, r.hasCandidate = so, true
+	}
+	if env.IsError {
+		return r, &Error{Provider: c.name(), Kind: ErrCommand, Message: fmt.Sprintf("%s reported an error (%s): %s", c.argv[0], env.Subtype, firstLines(r.Text, 5))}
+	}
+	return r, nil
+}
+
+// firstLines returns the first n lines of s, trimmed.
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], "...")
+	}
+	out := strings.Join(lines, "\n")
+	if out == "" {
+		return "(no stderr)"
+	}
+	return out
+}
