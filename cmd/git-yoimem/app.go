@@ -70,6 +70,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newMemoryCommand(env, g),
 		newMCPCommand(env, g),
 		newStatsCommand(env, g),
+		newExtractCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {

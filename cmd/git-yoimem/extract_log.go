@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/sessionlog"
+)
+
+// sessionLog is an agent session log opened for extract. It is only ever
+// read, except that a native log gets the pointer appended as one line.
+type sessionLog struct {
+	path    string
+	format  sessionlog.Format
+	session string
+}
+
+// headBytes is how much of a log is read to detect its format and session.
+const headBytes = 64 << 10
+
+// openSessionLog detects the format (unless given) and the session id.
+func openSessionLog(path, format string) (*sessionLog, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("session log: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("session log %s is not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("session log: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, headBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read session log %s: %w", path, err)
+	}
+	head = head[:n]
+	l := &sessionLog{path: path}
+	if format != "" {
+		if l.format, err = sessionlog.ParseFormat(format); err != nil {
+			return nil, fmt.Errorf("--format: %w", err)
+		}
+	} else if l.format, err = sessionlog.Detect(head); err != nil {
+		return nil, fmt.Errorf("session log %s: %w (give --format native|claude-code|codex)", path, err)
+	}
+	r := sessionlog.NewReader(bytes.NewReader(head), l.format, sessionlog.Options{})
+	for r.SessionID() == "" {
+		if _, err := r.Next(); err != nil {
+			break
+		}
+	}
+	l.session = r.SessionID()
+	if l.session == "" {
+		l.session = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	return l, nil
+}
+
+var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// key names the log's machine-local state: the agent (format) and the
+// session, or a digest of the session id when it is not a safe file name.
+func (l *sessionLog) key() string {
+	s := l.session
+	if !safeName.MatchString(s) {
+		sum := sha256.Sum256([]byte(s))
+		s = "sha256-" + hex.EncodeToString(sum[:16])
+	}
+	return string(l.format) + "-" + s
+}
+
+// scanned is what one scan added: the ledger's reading.
+type scanned struct {
+	from, to int
+	tokens   int64
+}
+
+// scan brings st.Scan to the end of the log's complete lines, counting the
+// input tokens of the new part only: a check after one more turn reads
+// that turn. A log that no longer matches the state (shorter, or other
+// bytes before the scan position) starts the state over.
+func (l *sessionLog) scan(st *extract.State, now time.Time) (scanned, error) {
+	f, err := os.Open(l.path)
+	if err != nil {
+		return scanned{}, fmt.Errorf("session log: %w", err)
+	}
+	defer f.Close()
+	if ok, err := guardHolds(f, st.Scan.Position, st.Scan.Guard); err != nil {
+		return scanned{}, err
+	} else if !ok {
+		*st = extract.State{Format: string(l.format), Session: l.session, Log: l.path}
+	}
+	if _, err := f.Seek(st.Scan.Offset, io.SeekStart); err != nil {
+		return scanned{}, fmt.Errorf("read session log %s: %w", l.path, err)
+	}
+	opts := sessionlog.Options{StartIndex: st.Scan.Index, StartOffset: st.Scan.Offset, Seen: st.Scan.Seen, SessionID: l.session}
+	var res scanned
+	if l.format == sessionlog.Native {
+		res, err = l.scanNative(f, st, opts)
+	} else {
+		res, err = l.scanForeign(f, st, opts)
+	}
+	if err != nil {
+		return scanned{}, err
+	}
+	if res.to >= res.from {
+		st.Scan.At = now.UTC()
+	}
+	st.Scan.Guard, err = guardAt(f, st.Scan.Offset)
+	return res, err
+}
+
+func (l *sessionLog) scanForeign(f io.Reader, st *extract.State, opts sessionlog.Options) (scanned, error) {
+	tc, err := sessionlog.CountTokens(f, l.format, opts)
+	if err != nil {
+		return scanned{}, fmt.Errorf("read session log %s: %w", l.path, err)
+	}
+	res := scanned{from: st.Scan.Index + 1, to: tc.Index, tokens: tc.InputTokens}
+	st.Scan.Index, st.Scan.Offset, st.Scan.Seen = tc.Index, tc.Offset, tc.Seen
+	st.Scan.Tokens += tc.InputTokens
+	st.Scan.Calls += tc.Calls
+	return res, nil
+}
+
+// scanNative also finds pointers in the log: a native log carries its own
+// (an extension entry), which wins over what this machine remembers.
+func (l *sessionLog) scanNative(f io.Reader, st *extract.State, opts sessionlog.Options) (scanned, error) {
+	r := sessionlog.NewReader(f, l.format, opts)
+	res := scanned{from: st.Scan.Index + 1}
+	type usage struct {
+		index  int
+		tokens int64
+	}
+	var calls []usage
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return scanned{}, fmt.Errorf("read session log %s: %w", l.path, err)
+		}
+		if e.Usage != nil {
+			calls = append(calls, usage{e.Index, e.Usage.InputTokens})
+			res.tokens += e.Usage.InputTokens
+		}
+		if e.Extension != nil {
+			if p, ok := extract.ParseNativePointer(e.Extension.Domain, e.Extension.Payload); ok && p.Through > st.Pointer.Index && p.Offset <= e.Offset {
+				if p.Through < st.Scan.Index {
+					// The pointer is behind this scan's start: count again
+					// from it (once; the log is the authority).
+					st.Pointer = extract.Position{Index: p.Through, Offset: p.Offset}
+					st.Scan = extract.Scan{Position: st.Pointer}
+					return l.rescanFromPointer(st, res)
+				}
+				st.Pointer = extract.Position{Index: p.Through, Offset: p.Offset}
+				st.Scan.Tokens, st.Scan.Calls = 0, 0
+				for _, c := range calls {
+					if c.index > p.Through {
+						st.Scan.Tokens += c.tokens
+						st.Scan.Calls++
+					}
+				}
+				calls = calls[:0]
+			}
+		}
+	}
+	for _, c := range calls {
+		st.Scan.Tokens += c.tokens
+		st.Scan.Calls++
+	}
+	res.to = r.Index()
+	st.Scan.Index, st.Scan.Offset, st.Scan.Seen = r.Index(), r.Offset(), r.Seen()
+	return res, nil
+}
+
+// rescanFromPointer counts the tokens after a pointer found behind the
+// scan position. The ledger reading keeps the range first scanned.
+func (l *sessionLog) rescanFromPointer(st *extract.State, first scanned) (scanned, error) {
+	f, err := os.Open(l.path)
+	if err != nil {
+		return scanned{}, fmt.Errorf("session log: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(st.Scan.Offset, io.SeekStart); err != nil {
+		return scanned{}, fmt.Errorf("read session log %s: %w", l.path, err)
+	}
+	opts := sessionlog.Options{StartIndex: st.Scan.Index, StartOffset: st.Scan.Offset, SessionID: l.session}
+	res, err := l.scanNative(f, st, opts)
+	if err != nil {
+		return scanned{}, err
+	}
+	res.from = first.from
+	return res, nil
+}
+
+// guardHolds tells whether the bytes before pos still have the digest
+// guard; a position at the start always holds.
+func guardHolds(f *os.File, pos extract.Position, guard string) (bool, error) {
+	if pos.Offset == 0 {
+		return true, nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if fi.Size() < pos.Offset {
+		return false, nil
+	}
+	g, err := guardAt(f, pos.Offset)
+	return err == nil && g == guard, err
+}
+
+func guardAt(f *os.File, offset int64) (string, error) {
+	start := max(0, offset-extract.GuardBytes)
+	b := make([]byte, offset-start)
+	if _, err := f.ReadAt(b, start); err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("read session log %s: %w", f.Name(), err)
+	}
+	return extract.GuardOf(b), nil
+}
+
+// readRange reads the entries between the pointer and the scan position.
+func (l *sessionLog) readRange(st extract.State) ([]sessionlog.Entry, error) {
+	f, err := os.Open(l.path)
+	if err != nil {
+		return nil, fmt.Errorf("session log: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(st.Pointer.Offset, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("read session log %s: %w", l.path, err)
+	}
+	r := sessionlog.NewReader(io.LimitReader(f, st.Scan.Offset-st.Pointer.Offset), l.format, sessionlog.Options{
+		StartIndex: st.Pointer.Index, StartOffset: st.Pointer.Offset, SessionID: l.session,
+	})
+	entries, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("read session log %s: %w", l.path, err)
+	}
+	return entries, nil
+}
+
+// appendPointer writes the native pointer line to the log, durably. It
+// appends only at a line boundary: a half-written last line (the agent
+// mid-write) would be glued to ours, so the pointer then waits for the
+// next run (the machine-local state has it meanwhile).
+func (l *sessionLog) appendPointer(line []byte) (bool, error) {
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return false, fmt.Errorf("append the pointer to %s: %w", l.path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if fi.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+			return false, nil
+		}
+	}
+	if _, err := f.Write(line); err != nil {
+		return false, fmt.Errorf("append the pointer to %s: %w", l.path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return false, fmt.Errorf("append the pointer to %s: %w", l.path, err)
+	}
+	return true, nil
+}
