@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -123,12 +124,24 @@ const Schema = `{
   }
 }`
 
-// parseActivity decodes a schema-valid answer strictly and redacts any
-// credential the model repeated: staging files must not carry secrets
-// even if the redaction of the input missed one.
+// parseActivity decodes the answer strictly (unknown fields and missing
+// or null arrays are errors even from a provider that did not validate
+// it) and redacts any credential the model repeated: staging files must
+// not carry secrets even if the redaction of the input missed one.
 func parseActivity(raw json.RawMessage) (Activity, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return Activity{}, fmt.Errorf("decode the model's answer: %w", err)
+	}
+	for _, k := range []string{"decisions", "discussions", "attempts", "requests"} {
+		if v, ok := top[k]; !ok || string(v) == "null" {
+			return Activity{}, fmt.Errorf("decode the model's answer: %q is missing or null", k)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
 	var a Activity
-	if err := json.Unmarshal(raw, &a); err != nil {
+	if err := dec.Decode(&a); err != nil {
 		return Activity{}, fmt.Errorf("decode the model's answer: %w", err)
 	}
 	a.redact()

@@ -86,11 +86,18 @@ func ask(ctx context.Context, in Input, part []sessionlog.Entry, depth int, res 
 	return nil
 }
 
-// splitPoint halves a range, preferring to start the second half at a
-// user message near the middle so that a turn stays together.
+// splitPoint halves a range, starting the second half at the user message
+// nearest the middle, so that a turn and its answer stay together, or at
+// the middle when there is none near.
 func splitPoint(part []sessionlog.Entry) int {
 	mid := len(part) / 2
-	for d := 0; d < len(part)/4; d++ {
+	// Within a quarter of the range, so that both halves keep at least a
+	// quarter and splitting makes progress; a short range may use all of it.
+	reach := len(part) / 4
+	if len(part) < 8 {
+		reach = len(part)
+	}
+	for d := 0; d < reach; d++ {
 		for _, i := range []int{mid - d, mid + d} {
 			if i > 0 && i < len(part) && part[i].Role == sessionlog.RoleUser && part[i].Kind == sessionlog.KindMessage && !part[i].Injected {
 				return i

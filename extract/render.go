@@ -45,23 +45,30 @@ func Render(entries []sessionlog.Entry, opts RenderOptions) Rendered {
 	var b strings.Builder
 	var r Rendered
 	for i := range entries {
-		if renderEntry(&b, &entries[i], opts) {
+		if renderEntry(&b, &entries[i], opts, &r.Redacted) {
 			r.Entries++
 		} else {
 			r.Dropped++
 		}
 	}
-	text := []byte(b.String())
-	if m := secrets.Find(text); len(m) > 0 {
-		r.Redacted = len(m)
-		text = secrets.Redact(text)
-	}
-	r.Text = string(text)
+	// Each piece was redacted before its cap (a cap inside a credential
+	// would leave its first part undetectable); this pass is a backstop.
+	r.Text = redactCount(b.String(), &r.Redacted)
 	return r
 }
 
+// redactCount redacts the credentials in s and adds their number to n.
+func redactCount(s string, n *int) string {
+	m := secrets.Find([]byte(s))
+	if len(m) == 0 {
+		return s
+	}
+	*n += len(m)
+	return string(secrets.Redact([]byte(s)))
+}
+
 // renderEntry writes one entry and reports whether it was kept.
-func renderEntry(b *strings.Builder, e *sessionlog.Entry, opts RenderOptions) bool {
+func renderEntry(b *strings.Builder, e *sessionlog.Entry, opts RenderOptions, redacted *int) bool {
 	if e.Injected {
 		return false
 	}
@@ -75,15 +82,15 @@ func renderEntry(b *strings.Builder, e *sessionlog.Entry, opts RenderOptions) bo
 		if text := strings.TrimSpace(e.Text); text != "" {
 			b.WriteString(who)
 			b.WriteString(": ")
-			b.WriteString(capText(text, opts.entryChars()))
+			b.WriteString(capText(redactCount(text, redacted), opts.entryChars()))
 			b.WriteByte('\n')
 			kept = true
 		}
 		for _, c := range e.ToolCalls {
 			b.WriteString(who)
 			b.WriteString(" called ")
-			b.WriteString(oneLine(c.Name, 80))
-			if s := oneLine(c.Summary, opts.summaryChars()); s != "" {
+			b.WriteString(oneLine(redactCount(c.Name, redacted), 80))
+			if s := oneLine(redactCount(c.Summary, redacted), opts.summaryChars()); s != "" {
 				b.WriteString(": ")
 				b.WriteString(s)
 			}
@@ -93,6 +100,9 @@ func renderEntry(b *strings.Builder, e *sessionlog.Entry, opts RenderOptions) bo
 		return kept
 	case sessionlog.KindToolResult:
 		for _, res := range e.ToolResults {
+			if e.Sidechain {
+				b.WriteString("sub-agent ")
+			}
 			if res.IsError {
 				b.WriteString("tool error")
 			} else {
@@ -101,7 +111,7 @@ func renderEntry(b *strings.Builder, e *sessionlog.Entry, opts RenderOptions) bo
 			b.WriteString(" (")
 			b.WriteString(strconv.Itoa(res.Bytes))
 			b.WriteString(" bytes)")
-			if s := oneLine(res.Summary, opts.summaryChars()); s != "" {
+			if s := oneLine(redactCount(res.Summary, redacted), opts.summaryChars()); s != "" {
 				b.WriteString(": ")
 				b.WriteString(s)
 			}

@@ -3,6 +3,7 @@ package extract
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -28,8 +29,10 @@ type Source struct {
 	Range     [2]int `json:"range"` // first and last log entry, inclusive
 }
 
-// Marshal renders the staging file: indented JSON, arrays never null.
+// Marshal renders the staging file: indented JSON, arrays never null. The
+// caller's activity is not changed.
 func (s Staging) Marshal() ([]byte, error) {
+	s.Activity = s.Activity.clone()
 	s.Activity.normalize()
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
@@ -56,6 +59,15 @@ func ParseStaging(name string, b []byte) (Staging, error) {
 	}
 	s.Activity.normalize()
 	return s, nil
+}
+
+// clone copies the slices that normalize may fill in.
+func (a Activity) clone() Activity {
+	a.Decisions = slices.Clone(a.Decisions)
+	a.Discussions = slices.Clone(a.Discussions)
+	a.Attempts = slices.Clone(a.Attempts)
+	a.Requests = slices.Clone(a.Requests)
+	return a
 }
 
 func (a *Activity) normalize() {

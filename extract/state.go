@@ -55,7 +55,9 @@ func GuardOf(before []byte) string {
 }
 
 // Due reports whether the tokens since the pointer reach threshold.
-func (s State) Due(threshold int64) bool { return s.Scan.Tokens >= threshold && s.Scan.Index > s.Pointer.Index }
+func (s State) Due(threshold int64) bool {
+	return s.Scan.Tokens >= threshold && s.Scan.Index > s.Pointer.Index
+}
 
 // MovePointer records that everything through the scan position was
 // extracted: the tokens since the pointer start again from zero.
@@ -79,6 +81,9 @@ func ParseState(name string, b []byte) (State, error) {
 	}
 	if s.Version != StateVersion {
 		return State{}, fmt.Errorf("%s: version %d; this git-yoimem reads version %d", name, s.Version, StateVersion)
+	}
+	if s.Scan.Tokens < 0 || s.Scan.Calls < 0 {
+		return State{}, fmt.Errorf("%s: negative tokens_since_pointer or calls_since_pointer", name)
 	}
 	if s.Pointer.Index < 0 || s.Pointer.Offset < 0 || s.Scan.Offset < s.Pointer.Offset || s.Scan.Index < s.Pointer.Index {
 		return State{}, fmt.Errorf("%s: positions out of order (pointer %+v, scan %+v)", name, s.Pointer, s.Scan.Position)
