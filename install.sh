@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# install.sh: build git-yoimem and install it where git finds it.
+# install.sh: build git-yoimem (and its model-call helper git-yoimem-llm)
+# and install them where git finds them.
 #
 #   ./install.sh [--prefix DIR] [--demo]
 #
@@ -18,7 +19,7 @@ while (($#)); do
 	--prefix) prefix=${2:?--prefix needs a directory}; shift 2 ;;
 	--prefix=*) prefix=${1#--prefix=}; shift ;;
 	--demo) demo=true; shift ;;
-	-h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "install.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -40,10 +41,16 @@ else
 fi
 mkdir -p -- "$bindir"
 
-echo "building git-yoimem ..." >&2
-(cd -- "$here" && go build -trimpath -o "$bindir/git-yoimem.tmp" ./cmd/git-yoimem)
-mv -f -- "$bindir/git-yoimem.tmp" "$bindir/git-yoimem"
-echo "installed $bindir/git-yoimem ($("$bindir/git-yoimem" --version))" >&2
+# Two binaries: git-yoimem, and git-yoimem-llm, which makes the Anthropic
+# and OpenAI calls so that git-yoimem (run by every commit's hook and every
+# agent turn) does not carry the SDKs. urfave_cli_no_docs drops the CLI
+# library's man-page generator, which nothing uses, from start-up.
+echo "building git-yoimem and git-yoimem-llm ..." >&2
+for cmd in git-yoimem git-yoimem-llm; do
+	(cd -- "$here" && go build -trimpath -tags urfave_cli_no_docs -o "$bindir/$cmd.tmp" "./cmd/$cmd")
+	mv -f -- "$bindir/$cmd.tmp" "$bindir/$cmd"
+done
+echo "installed $bindir/git-yoimem ($("$bindir/git-yoimem" --version)) and $bindir/git-yoimem-llm" >&2
 if on_path "$bindir"; then
 	echo "git finds it: try 'git yoimem --help'" >&2
 else
@@ -101,5 +108,19 @@ step git yoimem lint
 echo "(exit status $?: clean)"
 step git yoimem lint --format json .yoi/knowledge
 step git yoimem config yoimem.search.maxResults
+
+echo
+echo "== retrieval: what an agent sees at session start, and a search"
+step git yoimem context
+step git yoimem search knowledge wal
+
+echo
+echo "== extract: what happened in an agent session (a Claude Code transcript; the model's answer is recorded, so no key or network is needed)"
+session=$here/testdata/sessions/tinyshop.claude-code.jsonl
+step git yoimem extract --log "$session" --check
+step git yoimem extract --log "$session" --force --model "replay:$here/testdata/sessions/tinyshop.replay.json"
+step sh -c 'cat .yoi/memory/_staging/*.json'
+step git yoimem extract --log "$session" --check
+step git status --short
 echo
 echo "demo repository kept at $repo"

@@ -68,12 +68,13 @@ bench_build() {
 		bench_log "using BENCH_GIT_YOIMEM_BIN=$BENCH_GIT_YOIMEM_BIN instead of building ./cmd/git-yoimem"
 		cp -- "$BENCH_GIT_YOIMEM_BIN" "$BENCH_BIN/git-yoimem"
 	else
-		(cd -- "$BENCH_ROOT" && go build -o "$BENCH_BIN/git-yoimem" ./cmd/git-yoimem) ||
+		(cd -- "$BENCH_ROOT" && go build -tags urfave_cli_no_docs -o "$BENCH_BIN/git-yoimem" ./cmd/git-yoimem) ||
 			bench_die "cannot build git-yoimem from $BENCH_ROOT/cmd/git-yoimem"
 	fi
 	(cd -- "$BENCH_ROOT" && go build -o "$BENCH_BIN/gencorpus" ./bench/gencorpus &&
 		go build -o "$BENCH_BIN/timeit" ./bench/timeit &&
-		go build -o "$BENCH_BIN/mcpbench" ./bench/mcpbench) ||
+		go build -o "$BENCH_BIN/mcpbench" ./bench/mcpbench &&
+		go build -o "$BENCH_BIN/gentranscript" ./bench/gentranscript) ||
 		bench_die "cannot build the bench tools"
 	export PATH="$BENCH_BIN:$PATH"
 }

@@ -44,9 +44,16 @@ type Rendered struct {
 func Render(entries []sessionlog.Entry, opts RenderOptions) Rendered {
 	var b strings.Builder
 	var r Rendered
+	compacted := false // a boundary just written: Codex writes two lines for one
 	for i := range entries {
-		if renderEntry(&b, &entries[i], opts, &r.Redacted) {
+		e := &entries[i]
+		if e.Kind == sessionlog.KindCompaction && compacted {
+			r.Dropped++
+			continue
+		}
+		if renderEntry(&b, e, opts, &r.Redacted) {
 			r.Entries++
+			compacted = e.Kind == sessionlog.KindCompaction
 		} else {
 			r.Dropped++
 		}

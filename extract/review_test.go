@@ -71,3 +71,16 @@ func TestParseStateNegativeCounts(t *testing.T) {
 		t.Errorf("negative tokens: %v", err)
 	}
 }
+
+// TestRenderOneCompactionMarker: Codex writes a compaction as two lines
+// (compacted, then event_msg context_compacted); the model sees one
+// boundary, and two compactions with talk between them stay two.
+func TestRenderOneCompactionMarker(t *testing.T) {
+	c := sessionlog.Entry{Kind: sessionlog.KindCompaction}
+	meta := sessionlog.Entry{Kind: sessionlog.KindMeta}
+	msg := sessionlog.Entry{Kind: sessionlog.KindMessage, Role: sessionlog.RoleUser, Text: "go on"}
+	got := Render([]sessionlog.Entry{c, meta, c, msg, c}, RenderOptions{}).Text
+	if n := strings.Count(got, "compacted"); n != 2 {
+		t.Errorf("%d markers, want 2:\n%s", n, got)
+	}
+}

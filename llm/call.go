@@ -8,33 +8,42 @@ import (
 	"time"
 )
 
-// backend is one provider's round trip. It returns the reply with the
-// structured candidate unvalidated; the provider wrapper validates and
-// repairs.
-type backend interface {
-	name() string
-	send(ctx context.Context, req Request) (reply, error)
+// Backend is one provider's round trip: the part of a provider that
+// speaks its wire format. Send returns the reply with the structured
+// candidate unvalidated; NewProvider wraps a Backend with the request
+// checks, the timeout, validation and repair. Send's errors should be
+// *Error values (see StatusError and TransportError).
+type Backend interface {
+	Name() string
+	Send(ctx context.Context, req Request) (Reply, error)
 }
 
-// reply is a backend's answer.
-type reply struct {
+// Reply is a Backend's answer.
+type Reply struct {
 	Response
-	// candidate is the structured reply to validate, when hasCandidate.
-	candidate    []byte
-	hasCandidate bool
-	// viaTool is the schema tool's call that carried candidate, if any; it
+	// Candidate is the structured reply to validate, when HasCandidate;
+	// ExtractObject finds it in a reply text.
+	Candidate    []byte
+	HasCandidate bool
+	// ViaTool is the schema tool's call that carried Candidate, if any; it
 	// is not in Response.ToolCalls.
-	viaTool *ToolCall
+	ViaTool *ToolCall
+}
+
+// NewProvider wraps b with request checks, the timeout (opts.Timeout per
+// round trip), schema validation and the repair attempt.
+func NewProvider(b Backend, opts Options) Provider {
+	return &provider{b: b, timeout: opts.RequestTimeout()}
 }
 
 // provider wraps a backend with request checks, the timeout, schema
 // validation and the repair attempt.
 type provider struct {
-	b       backend
+	b       Backend
 	timeout time.Duration
 }
 
-func (p *provider) Name() string { return p.b.name() }
+func (p *provider) Name() string { return p.b.Name() }
 
 // Call sends req and, with a schema, validates the structured reply.
 func (p *provider) Call(ctx context.Context, req Request) (Response, error) {
@@ -49,10 +58,10 @@ func (p *provider) Call(ctx context.Context, req Request) (Response, error) {
 		}
 	}
 	r, err := p.send(ctx, req)
-	if err != nil || v == nil || !r.hasCandidate {
+	if err != nil || v == nil || !r.HasCandidate {
 		return r.Response, err
 	}
-	verr := v.check(r.candidate)
+	verr := v.check(r.Candidate)
 	if verr == nil {
 		return accept(r), nil
 	}
@@ -61,55 +70,55 @@ func (p *provider) Call(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return r2.Response, err
 	}
-	if !r2.hasCandidate {
+	if !r2.HasCandidate {
 		if len(req.Tools) > 0 {
 			return r2.Response, nil
 		}
 		return r2.Response, &Error{Provider: p.Name(), Kind: ErrInvalidOutput, Message: "no structured reply after the repair request; first reply " + verr.Error()}
 	}
-	if verr2 := v.check(r2.candidate); verr2 != nil {
+	if verr2 := v.check(r2.Candidate); verr2 != nil {
 		return r2.Response, &Error{Provider: p.Name(), Kind: ErrInvalidOutput, Message: "after one repair attempt, the reply " + verr2.Error()}
 	}
 	return accept(r2), nil
 }
 
 // send makes one round trip under the timeout and rejects empty replies.
-func (p *provider) send(ctx context.Context, req Request) (reply, error) {
+func (p *provider) send(ctx context.Context, req Request) (Reply, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
-	r, err := p.b.send(ctx, req)
+	r, err := p.b.Send(ctx, req)
 	if err != nil {
 		return r, err
 	}
-	if r.Text == "" && len(r.ToolCalls) == 0 && r.viaTool == nil && len(r.candidate) == 0 {
+	if r.Text == "" && len(r.ToolCalls) == 0 && r.ViaTool == nil && len(r.Candidate) == 0 {
 		return r, &Error{Provider: p.Name(), Kind: ErrEmpty, Message: "no text and no tool calls (stop reason " + quoteOrNone(r.StopReason) + ")"}
 	}
 	return r, nil
 }
 
 // accept sets the validated structured reply.
-func accept(r reply) Response {
+func accept(r Reply) Response {
 	resp := r.Response
-	resp.JSON = json.RawMessage(slices.Clone(r.candidate))
+	resp.JSON = json.RawMessage(slices.Clone(r.Candidate))
 	return resp
 }
 
 // repairRequest appends the invalid reply and a request to correct it.
-func repairRequest(req Request, r reply, verr error) Request {
+func repairRequest(req Request, r Reply, verr error) Request {
 	out := req
 	out.Messages = slices.Clip(req.Messages)
 	instruction := fmt.Sprintf("Your structured reply is invalid: it %v. Reply again with only the corrected JSON object matching the schema %q.", verr, req.Schema.Name)
-	if r.viaTool == nil {
+	if r.ViaTool == nil {
 		out.Messages = append(out.Messages,
 			Message{Role: RoleAssistant, Text: r.Text},
 			Message{Role: RoleUser, Text: instruction})
 		return out
 	}
-	calls := append(slices.Clone(r.ToolCalls), *r.viaTool)
+	calls := append(slices.Clone(r.ToolCalls), *r.ViaTool)
 	results := make([]ToolResult, 0, len(calls))
 	for _, c := range calls {
 		content := "Not run: this turn's structured reply was invalid."
-		if c.ID == r.viaTool.ID {
+		if c.ID == r.ViaTool.ID {
 			content = fmt.Sprintf("Invalid input: it %v. Call %s again with the corrected object.", verr, c.Name)
 		}
 		results = append(results, ToolResult{CallID: c.ID, Content: content, IsError: true})

@@ -26,27 +26,27 @@ func newCommand(spec string, opts Options) (*commandBackend, error) {
 	return &commandBackend{argv: argv, exec: ex}, nil
 }
 
-func (c *commandBackend) name() string { return "command" }
+func (c *commandBackend) Name() string { return "command" }
 
-func (c *commandBackend) send(ctx context.Context, req Request) (reply, error) {
+func (c *commandBackend) Send(ctx context.Context, req Request) (Reply, error) {
 	if len(req.Tools) > 0 {
-		return reply{}, &Error{Provider: c.name(), Kind: ErrBadRequest, Message: fmt.Sprintf("%s: the command provider does not support tools (%d given)", c.argv[0], len(req.Tools))}
+		return Reply{}, &Error{Provider: c.Name(), Kind: ErrBadRequest, Message: fmt.Sprintf("%s: the command provider does not support tools (%d given)", c.argv[0], len(req.Tools))}
 	}
 	res, err := c.exec.Exec(ctx, c.argv, []byte(render(req)))
 	if err != nil {
-		return reply{}, c.runError(ctx, err)
+		return Reply{}, c.runError(ctx, err)
 	}
 	if res.ExitCode != 0 {
-		return reply{}, &Error{Provider: c.name(), Kind: ErrCommand, Message: fmt.Sprintf("%s: exit status %d: %s", c.argv[0], res.ExitCode, firstLines(string(res.Stderr), 5))}
+		return Reply{}, &Error{Provider: c.Name(), Kind: ErrCommand, Message: fmt.Sprintf("%s: exit status %d: %s", c.argv[0], res.ExitCode, firstLines(string(res.Stderr), 5))}
 	}
 	r, err := c.parse(res.Stdout)
 	if err != nil {
 		return r, err
 	}
 	if req.Schema == nil {
-		r.candidate, r.hasCandidate = nil, false
-	} else if !r.hasCandidate && strings.TrimSpace(r.Text) != "" {
-		r.candidate, r.hasCandidate = extractObject(r.Text), true
+		r.Candidate, r.HasCandidate = nil, false
+	} else if !r.HasCandidate && strings.TrimSpace(r.Text) != "" {
+		r.Candidate, r.HasCandidate = ExtractObject(r.Text), true
 	}
 	return r, nil
 }
@@ -54,12 +54,12 @@ func (c *commandBackend) send(ctx context.Context, req Request) (reply, error) {
 // runError reports a command that could not run or was stopped.
 func (c *commandBackend) runError(ctx context.Context, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &Error{Provider: c.name(), Kind: ErrTimeout, Message: c.argv[0] + ": killed at the timeout", Err: err}
+		return &Error{Provider: c.Name(), Kind: ErrTimeout, Message: c.argv[0] + ": killed at the timeout", Err: err}
 	}
 	if errors.Is(err, context.Canceled) {
-		return &Error{Provider: c.name(), Kind: context.Canceled, Message: c.argv[0] + ": canceled", Err: err}
+		return &Error{Provider: c.Name(), Kind: context.Canceled, Message: c.argv[0] + ": canceled", Err: err}
 	}
-	return &Error{Provider: c.name(), Kind: ErrCommand, Message: err.Error(), Err: err}
+	return &Error{Provider: c.Name(), Kind: ErrCommand, Message: err.Error(), Err: err}
 }
 
 // claudeResult is the envelope of `claude -p --output-format json`.
@@ -79,12 +79,12 @@ type claudeResult struct {
 }
 
 // parse reads stdout: plain text, or Claude Code's JSON envelope.
-func (c *commandBackend) parse(stdout []byte) (reply, error) {
+func (c *commandBackend) parse(stdout []byte) (Reply, error) {
 	var env claudeResult
 	if json.Unmarshal(stdout, &env) != nil || env.Type != "result" || env.Result == nil {
-		return reply{Response: Response{Text: strings.TrimSpace(string(stdout)), Model: c.argv[0]}}, nil
+		return Reply{Response: Response{Text: strings.TrimSpace(string(stdout)), Model: c.argv[0]}}, nil
 	}
-	r := reply{Response: Response{
+	r := Reply{Response: Response{
 		Text:       strings.TrimSpace(*env.Result),
 		Model:      c.argv[0],
 		StopReason: env.Subtype,
@@ -94,10 +94,10 @@ func (c *commandBackend) parse(stdout []byte) (reply, error) {
 		},
 	}}
 	if so := env.StructuredOutput; len(so) > 0 && string(so) != "null" {
-		r.candidate, r.hasCandidate = so, true
+		r.Candidate, r.HasCandidate = so, true
 	}
 	if env.IsError {
-		return r, &Error{Provider: c.name(), Kind: ErrCommand, Message: fmt.Sprintf("%s reported an error (%s): %s", c.argv[0], env.Subtype, firstLines(r.Text, 5))}
+		return r, &Error{Provider: c.Name(), Kind: ErrCommand, Message: fmt.Sprintf("%s reported an error (%s): %s", c.argv[0], env.Subtype, firstLines(r.Text, 5))}
 	}
 	return r, nil
 }

@@ -207,11 +207,11 @@ func TestExtractObject(t *testing.T) {
 		{`no json`, `no json`},
 	}
 	for _, tt := range tests {
-		if got := string(extractObject(tt.in)); got != tt.want {
-			t.Errorf("extractObject(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := string(ExtractObject(tt.in)); got != tt.want {
+			t.Errorf("ExtractObject(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	if !json.Valid(extractObject("```json\n[1]\n```")) {
+	if !json.Valid(ExtractObject("```json\n[1]\n```")) {
 		t.Error("fenced array")
 	}
 }

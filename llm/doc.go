@@ -19,17 +19,58 @@
 // Anthropic (which requires a value) and no max_completion_tokens for
 // OpenAI.
 //
+// # The split and the bridge
+//
+// The Anthropic and OpenAI providers are built on the official SDKs,
+// which make a binary four times larger and cost every process start
+// milliseconds and megabytes even when no model is called. So they live in
+// package llm/apis, and this package does not import it: with
+// Options.APIs set (apis.Open), Open runs them in this process; without,
+// it returns a bridge that runs each Call in the helper program
+// git-yoimem-llm (Options.APIHelper, else DefaultAPIHelper on PATH),
+// through Options.Exec. git-yoimem imports only this package.
+//
+// `git-yoimem-llm call` gets one JSON object on stdin,
+//
+//	{"model": "anthropic:<model>",
+//	 "options": {"base_url": "...", "timeout_ms": 300000, "max_retries": 2},
+//	 "request": <Request>}
+//
+// and prints {"response": <Response>}, or on failure {"response": <what
+// the failed call returned, its usage>, "error": <Error>}, where an Error
+// is {"provider", "status", "kind", "message"} and kind is one of
+// rate_limited, server, timeout, refusal, context_length, invalid_output,
+// empty, no_key, auth, bad_request, connection, command, exhausted,
+// canceled: the bridge maps it back to the Err variable, so errors.Is
+// works as in-process. Requests and responses are the types' JSON form
+// (snake_case tags; json.RawMessage fields raw, compacted; a ToolCall
+// input that is not valid JSON travels as the string "input_text").
+// "base_url" is Options.BaseURL, else the *_BASE_URL variable through
+// Getenv; max_retries is Options.MaxRetries as given. API keys travel only
+// in the helper's environment (the Execer's: OSExec.Env, else the
+// process's), never in argv or stdin; Open still fails with ErrNoKey when
+// Getenv has neither key nor base URL, as in-process. Options.HTTPClient
+// does not cross.
+//
+// The helper validates and repairs (below); the bridge only checks the
+// answer's form. It kills the helper after 2×Timeout + 10 s (a Call may
+// make a repair request) or when ctx is done (ErrTimeout or
+// context.Canceled). A helper that is not installed, exits nonzero or
+// prints no answer fails with ErrCommand (the first lines of its stderr).
+//
 // # Structured replies
 //
 // When Request.Schema is set, the reply is a JSON object matching it.
 // Anthropic gets a tool named Schema.Name whose input schema is the schema,
 // forced with tool_choice {type: tool}; OpenAI gets response_format
 // json_schema with strict true; command and replay take the JSON object
-// from the reply text. Every structured reply is validated here against the
-// schema. An invalid one (bad JSON or a violation) gets one repair attempt:
-// the reply goes back to the model with the validation error and a request
-// for a corrected reply. If that fails too, Call returns ErrInvalidOutput
-// naming the violation. Usage of both attempts is summed.
+// from the reply text. Every structured reply is validated against the
+// schema by this package's provider wrapper (NewProvider; for a bridged
+// call, in the helper). An invalid one (bad JSON or a violation) gets one
+// repair attempt: the reply goes back to the model with the validation
+// error and a request for a corrected reply. If that fails too, Call
+// returns ErrInvalidOutput naming the violation. Usage of both attempts is
+// summed.
 //
 // With Request.Tools as well, the schema is not forced: Anthropic offers
 // the schema tool alongside the caller's tools (tool_choice auto), OpenAI
@@ -44,6 +85,14 @@
 // Failures are *Error values whose Kind is one of the Err variables, so
 // errors.Is(err, ErrRateLimited) and friends work; context.Canceled is
 // passed through as a Kind.
+//
+// # Other backends
+//
+// A Backend (Name, Send) is one provider's round trip; NewProvider adds
+// the request checks, Options.Timeout, validation and repair. A Backend
+// returns the structured candidate unvalidated in Reply (ExtractObject
+// finds one in text) and reports failures with StatusError (an HTTP error
+// status) and TransportError (no response), which redact the key.
 //
 // # Command provider
 //

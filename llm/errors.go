@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -55,6 +56,14 @@ func (e *Error) Unwrap() []error {
 	return []error{e.Kind, e.Err}
 }
 
+// StatusError is the error of an HTTP response with an error status:
+// its kind from the status and the message (context-length messages of
+// the usual APIs are recognized), and secret (an API key) removed from
+// the message.
+func StatusError(provider string, status int, message, secret string) *Error {
+	return &Error{Provider: provider, Status: status, Kind: kindOfStatus(status, message), Message: redact(message, secret)}
+}
+
 // kindOfStatus maps an HTTP error status and message to a kind.
 func kindOfStatus(status int, message string) error {
 	switch {
@@ -84,8 +93,10 @@ func looksLikeContextLength(message string) bool {
 	return false
 }
 
-// transportError wraps an error that came without an HTTP response.
-func transportError(provider string, err error, secret string) *Error {
+// TransportError is the error of a request that got no HTTP response:
+// context.Canceled, ErrTimeout (a deadline or a network timeout) or
+// ErrConnection, with secret removed from the message.
+func TransportError(provider string, err error, secret string) *Error {
 	kind := ErrConnection
 	var ne net.Error
 	switch {
@@ -103,4 +114,84 @@ func redact(s, secret string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, secret, "[redacted]")
+}
+
+// kindNames are the names of the kinds in the bridge's wire form and in
+// replay files.
+var kindNames = []struct {
+	name string
+	kind error
+}{
+	{"rate_limited", ErrRateLimited},
+	{"server", ErrServer},
+	{"timeout", ErrTimeout},
+	{"refusal", ErrRefusal},
+	{"context_length", ErrContextLength},
+	{"invalid_output", ErrInvalidOutput},
+	{"empty", ErrEmpty},
+	{"no_key", ErrNoKey},
+	{"auth", ErrAuth},
+	{"bad_request", ErrBadRequest},
+	{"connection", ErrConnection},
+	{"command", ErrCommand},
+	{"exhausted", ErrExhausted},
+	{"canceled", context.Canceled},
+}
+
+// kindName returns the name of kind, "" for an unknown kind.
+func kindName(kind error) string {
+	for _, k := range kindNames {
+		if k.kind == kind {
+			return k.name
+		}
+	}
+	return ""
+}
+
+// kindByName returns the kind a name stands for.
+func kindByName(name string) (error, bool) {
+	for _, k := range kindNames {
+		if k.name == name {
+			return k.kind, true
+		}
+	}
+	return nil, false
+}
+
+// errorJSON is the wire form of an Error.
+type errorJSON struct {
+	Provider string `json:"provider"`
+	Status   int    `json:"status,omitempty"`
+	Kind     string `json:"kind"`
+	Message  string `json:"message,omitempty"`
+}
+
+// MarshalJSON writes {"provider", "status", "kind", "message"}, the kind
+// as its name (rate_limited, server, timeout, refusal, context_length,
+// invalid_output, empty, no_key, auth, bad_request, connection, command,
+// exhausted, canceled). The cause (Err) is not written; an unknown kind
+// is written as command with the kind in the message.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	w := errorJSON{Provider: e.Provider, Status: e.Status, Kind: kindName(e.Kind), Message: e.Message}
+	if w.Kind == "" {
+		w.Kind = "command"
+		w.Message = strings.TrimSuffix(fmt.Sprintf("%v: %s", e.Kind, e.Message), ": ")
+	}
+	return marshalWire(w)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; an unknown kind reads as
+// ErrCommand.
+func (e *Error) UnmarshalJSON(data []byte) error {
+	var w errorJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	kind, ok := kindByName(w.Kind)
+	if !ok {
+		kind = ErrCommand
+		w.Message = strings.TrimSuffix(fmt.Sprintf("unknown error kind %q: %s", w.Kind, w.Message), ": ")
+	}
+	*e = Error{Provider: w.Provider, Status: w.Status, Kind: kind, Message: w.Message}
+	return nil
 }

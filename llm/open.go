@@ -21,7 +21,8 @@ const (
 type Options struct {
 	// Getenv reads ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY and
 	// OPENAI_BASE_URL; nil reads nothing. The package never reads the
-	// process environment itself.
+	// process environment itself. (Through the bridge, the helper reads the
+	// keys from the environment Exec gives it.)
 	Getenv func(string) string
 	// BaseURL overrides the provider's base URL and its *_BASE_URL variable
 	// (openai: include the /v1 of OpenAI-compatible servers).
@@ -32,29 +33,42 @@ type Options struct {
 	// MaxRetries is the SDKs' retries on 408, 409, 429, 5xx and connection
 	// errors. 0: DefaultMaxRetries; NoRetries (or any negative): none.
 	MaxRetries int
-	// HTTPClient, if set, sends the HTTP requests.
+	// HTTPClient, if set, sends the HTTP requests of in-process API
+	// providers (with APIs); the bridge does not carry it.
 	HTTPClient *http.Client
-	// Exec runs the command provider's command; nil: OSExec{}.
+	// Exec runs the command provider's command and the API helper; nil:
+	// OSExec{}.
 	Exec Execer
 	// ReadFile reads the replay file; nil: os.ReadFile.
 	ReadFile func(string) ([]byte, error)
+	// APIs, if set, opens "anthropic:" and "openai:" models in this process
+	// (kind "anthropic" or "openai"; apis.Open). Nil: they run through the
+	// bridge to the APIHelper process.
+	APIs func(kind, model string, opts Options) (Provider, error)
+	// APIHelper is the helper program the bridge runs; "": DefaultAPIHelper,
+	// looked up on PATH.
+	APIHelper string
 }
 
-func (o Options) getenv(key string) string {
+// Env reads an environment variable through Getenv; "" without Getenv.
+func (o Options) Env(key string) string {
 	if o.Getenv == nil {
 		return ""
 	}
 	return o.Getenv(key)
 }
 
-func (o Options) timeout() time.Duration {
+// RequestTimeout is Timeout, or DefaultTimeout when it is not positive.
+func (o Options) RequestTimeout() time.Duration {
 	if o.Timeout <= 0 {
 		return DefaultTimeout
 	}
 	return o.Timeout
 }
 
-func (o Options) maxRetries() int {
+// Retries is the number of retries MaxRetries asks for: DefaultMaxRetries
+// for 0, none for a negative value.
+func (o Options) Retries() int {
 	switch {
 	case o.MaxRetries < 0:
 		return 0
@@ -64,17 +78,19 @@ func (o Options) maxRetries() int {
 	return o.MaxRetries
 }
 
-// baseURL is Options.BaseURL, else the environment variable, else "".
-func (o Options) baseURL(envKey string) string {
+// BaseURLOr is BaseURL, else the environment variable envKey (through
+// Getenv), else "".
+func (o Options) BaseURLOr(envKey string) string {
 	if o.BaseURL != "" {
 		return o.BaseURL
 	}
-	return o.getenv(envKey)
+	return o.Env(envKey)
 }
 
 const modelForms = `"anthropic:<model>", "openai:<model>", "command:<argv>" or "replay:<file>"`
 
-// Open returns the provider a model string names.
+// Open returns the provider a model string names. Anthropic and OpenAI
+// models go to Options.APIs when set, else to the bridge.
 func Open(model string, opts Options) (Provider, error) {
 	kind, rest, ok := strings.Cut(model, ":")
 	rest = strings.TrimSpace(rest)
@@ -82,14 +98,15 @@ func Open(model string, opts Options) (Provider, error) {
 		return nil, fmt.Errorf("model %q: want %s", model, modelForms)
 	}
 	var (
-		b   backend
+		b   Backend
 		err error
 	)
 	switch kind {
-	case "anthropic":
-		b, err = newAnthropic(rest, opts)
-	case "openai":
-		b, err = newOpenAI(rest, opts)
+	case "anthropic", "openai":
+		if opts.APIs != nil {
+			return opts.APIs(kind, rest, opts)
+		}
+		return newBridge(kind, rest, opts)
 	case "command":
 		b, err = newCommand(rest, opts)
 	case "replay":
@@ -100,7 +117,7 @@ func Open(model string, opts Options) (Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &provider{b: b, timeout: opts.timeout()}, nil
+	return NewProvider(b, opts), nil
 }
 
 func orDefault[T comparable](v, def T) T {

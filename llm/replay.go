@@ -33,31 +33,14 @@ type replayEntry struct {
 	Error      string `json:"error"`
 }
 
-// replayKind returns the kind an entry's error name stands for.
+// replayKind returns the kind an entry's error name stands for: those
+// of the wire form but no_key, command, exhausted and canceled.
 func replayKind(name string) (error, bool) {
 	switch name {
-	case "rate_limited":
-		return ErrRateLimited, true
-	case "server":
-		return ErrServer, true
-	case "timeout":
-		return ErrTimeout, true
-	case "refusal":
-		return ErrRefusal, true
-	case "context_length":
-		return ErrContextLength, true
-	case "invalid_output":
-		return ErrInvalidOutput, true
-	case "empty":
-		return ErrEmpty, true
-	case "auth":
-		return ErrAuth, true
-	case "bad_request":
-		return ErrBadRequest, true
-	case "connection":
-		return ErrConnection, true
+	case "no_key", "command", "exhausted", "canceled":
+		return nil, false
 	}
-	return nil, false
+	return kindByName(name)
 }
 
 // replayBackend answers from a replayFile; safe for concurrent use.
@@ -87,24 +70,24 @@ func newReplay(path string, opts Options) (*replayBackend, error) {
 	return &replayBackend{path: path, entries: f.Responses, used: make([]bool, len(f.Responses))}, nil
 }
 
-func (rb *replayBackend) name() string { return "replay" }
+func (rb *replayBackend) Name() string { return "replay" }
 
-func (rb *replayBackend) send(ctx context.Context, req Request) (reply, error) {
+func (rb *replayBackend) Send(ctx context.Context, req Request) (Reply, error) {
 	if err := ctx.Err(); err != nil {
-		return reply{}, transportError(rb.name(), err, "")
+		return Reply{}, TransportError(rb.Name(), err, "")
 	}
 	e, ok := rb.take(render(req))
 	if !ok {
-		return reply{}, &Error{Provider: rb.name(), Kind: ErrExhausted, Message: "no unused response in " + rb.path + " matches the request"}
+		return Reply{}, &Error{Provider: rb.Name(), Kind: ErrExhausted, Message: "no unused response in " + rb.path + " matches the request"}
 	}
-	r := reply{Response: Response{
+	r := Reply{Response: Response{
 		Text:       e.Text,
 		Usage:      Usage{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens},
 		StopReason: e.StopReason,
 		Model:      orDefault(e.Model, "replay"),
 	}}
 	if kind, ok := replayKind(e.Error); ok {
-		return r, &Error{Provider: rb.name(), Kind: kind, Message: "recorded in " + rb.path}
+		return r, &Error{Provider: rb.Name(), Kind: kind, Message: "recorded in " + rb.path}
 	}
 	for _, c := range e.ToolCalls {
 		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Input: c.Input})
@@ -112,9 +95,9 @@ func (rb *replayBackend) send(ctx context.Context, req Request) (reply, error) {
 	switch {
 	case req.Schema == nil:
 	case len(e.JSON) > 0:
-		r.candidate, r.hasCandidate = e.JSON, true
+		r.Candidate, r.HasCandidate = e.JSON, true
 	case len(req.Tools) == 0 && strings.TrimSpace(e.Text) != "":
-		r.candidate, r.hasCandidate = extractObject(e.Text), true
+		r.Candidate, r.HasCandidate = ExtractObject(e.Text), true
 	}
 	return r, nil
 }

@@ -45,10 +45,12 @@ func (v *validator) check(raw []byte) error {
 	return nil
 }
 
-// extractObject finds the JSON object in a reply text: the whole text, a
+// ExtractObject finds the JSON object in a reply text: the whole text, a
 // ```json fence, or the outermost {...}. It returns the best candidate even
-// when that is not valid JSON, so that the validation error names it.
-func extractObject(text string) []byte {
+// when that is not valid JSON, so that the validation error names it. A
+// Backend uses it for Reply.Candidate when a model answers a schema in
+// text.
+func ExtractObject(text string) []byte {
 	t := strings.TrimSpace(text)
 	if json.Valid([]byte(t)) {
 		return []byte(t)
@@ -69,13 +71,4 @@ func extractObject(text string) []byte {
 		return []byte(t[start : end+1])
 	}
 	return []byte(t)
-}
-
-// schemaObject decodes a JSON schema into a map, for the SDKs' params.
-func schemaObject(raw json.RawMessage, what string) (map[string]any, error) {
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("%s: schema is not a JSON object: %w", what, err)
-	}
-	return m, nil
 }

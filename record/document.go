@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
@@ -200,7 +201,7 @@ func position(b []byte, off int) (line, col int) {
 	return line, utf8.RuneCount(b[start:off]) + 1
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // oddBreak finds a line break YAML knows but line-based editing does not:
 // a bare CR, NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR.
@@ -230,7 +231,7 @@ func (d *Document) parseYAML(data []byte) error {
 	var n yaml.Node
 	if err := yaml.Unmarshal(data, &n); err != nil {
 		line, msg := 1, err.Error()
-		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		} else {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -36,7 +37,9 @@ func resolveTag(in string) string {
 	return "!!str"
 }
 
-var yamlStyleFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+var yamlStyleFloat = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+})
 
 var timestampFormats = []string{
 	"2006-1-2T15:4:5.999999999Z07:00",
@@ -62,7 +65,7 @@ func resolveNumeric(in string) string {
 	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
 		return "!!int"
 	}
-	if yamlStyleFloat.MatchString(plain) {
+	if yamlStyleFloat().MatchString(plain) {
 		if _, err := strconv.ParseFloat(plain, 64); err == nil {
 			return "!!float"
 		}

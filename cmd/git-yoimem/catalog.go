@@ -23,11 +23,16 @@ type catalog struct {
 	last  record.Snapshot // the latest listing of the whole scope
 }
 
-// openCatalog loads the cache for w's dirs.
-func openCatalog(env Env, w *workspace, dirs ...string) *catalog {
+// openCatalog loads the cache for w's dirs; a facts-only catalog keeps
+// no text to search (the always-on context's).
+func openCatalog(env Env, w *workspace, factsOnly bool, dirs ...string) *catalog {
 	key := sha256.Sum256([]byte(w.root + "\x00" + strings.Join(dirs, "\x00")))
-	path := filepath.Join(w.repo.CommonDir, "yoimem", "cache", "catalog-"+hex.EncodeToString(key[:8]))
-	c, err := catcache.Load(path, time.Now)
+	name, load := "catalog-", catcache.Load
+	if factsOnly {
+		name, load = "facts-", catcache.LoadFacts
+	}
+	path := filepath.Join(w.repo.CommonDir, "yoimem", "cache", name+hex.EncodeToString(key[:8]))
+	c, err := load(path, time.Now)
 	if err != nil {
 		warnf(env.Stderr, "%v (continuing without it)", err)
 	}
@@ -76,7 +81,7 @@ func (s *searcher) search(scope memory.Scope, q memory.Query) ([]memory.Hit, []m
 	s.mu.Lock()
 	cat, ok := s.catalogs[scope]
 	if !ok {
-		cat = openCatalog(s.env, s.w, dirs...)
+		cat = openCatalog(s.env, s.w, false, dirs...)
 		s.catalogs[scope] = cat
 	}
 	examine := cat.examiner(snap)

@@ -62,7 +62,7 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 	if err != nil {
 		return err
 	}
-	cat := openCatalog(env, w, dirs...)
+	cat := openCatalog(env, w, true, dirs...)
 	res, err := memory.ContextWith(snap, int(w.cfg.Int(config.KeyContextBudgetChars)), cat.examiner(snap))
 	cat.save()
 	if err != nil {

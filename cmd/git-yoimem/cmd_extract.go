@@ -111,6 +111,14 @@ func runExtract(ctx context.Context, env Env, g *globalOptions, opts extractOpti
 	if err != nil {
 		return cannotRun(err)
 	}
+	if log.format == "" { // an empty log: a session that has not written yet
+		rep := extractReport{Session: log.session, Log: displayPath(env, path), Threshold: w.cfg.Int(config.KeyExtractTokenThreshold), Runs: []extractRun{}}
+		if opts.json {
+			return writeJSON(env, rep)
+		}
+		_, err := fmt.Fprintf(env.Stdout, "session %s: the log is empty; nothing to extract yet\n", log.session)
+		return err
+	}
 	ex := extractor{env: env, w: w, log: log, opts: opts, dir: filepath.Join(w.repo.CommonDir, "yoimem", "extract")}
 	if opts.dryRun {
 		return ex.dryRun()
@@ -124,11 +132,12 @@ func runExtract(ctx context.Context, env Env, g *globalOptions, opts extractOpti
 
 // extractor runs extract for one log.
 type extractor struct {
-	env  Env
-	w    *workspace
-	log  *sessionLog
-	opts extractOptions
-	dir  string // machine-local state
+	modelLabel string // the model as staging files name it
+	env        Env
+	w          *workspace
+	log        *sessionLog
+	opts       extractOptions
+	dir        string // machine-local state
 }
 
 func (x *extractor) statePath() string { return filepath.Join(x.dir, x.log.key()+".json") }
@@ -142,6 +151,11 @@ func (x *extractor) run(ctx context.Context) (extractReport, error) {
 	}
 	if !held {
 		rep.InFlight = true
+		// The holder's last saved state is what it knows; it is replaced
+		// atomically, so reading it without the lock is safe.
+		if st, err := x.loadState(); err == nil {
+			rep.Pointer, rep.Tokens, rep.Calls, rep.Due = st.Pointer.Index, st.Scan.Tokens, st.Scan.Calls, st.Due(threshold)
+		}
 		if !x.opts.check {
 			warnf(x.env.Stderr, "extract is already running for session %s; skipped (it checks the threshold again when it ends)", x.log.session)
 		}
@@ -164,6 +178,11 @@ func (x *extractor) run(ctx context.Context) (extractReport, error) {
 			return rep, nil
 		}
 		if provider == nil {
+			// Before the model call: without .yoi/ its answer could not be
+			// staged, and every trigger would pay for it again.
+			if _, err := os.Stat(x.w.yoiDir()); err != nil {
+				return rep, cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(x.env, x.w.root)), "run 'git yoimem init' first")
+			}
 			if provider, err = x.provider(); err != nil {
 				return rep, err
 			}
@@ -258,7 +277,7 @@ func (x *extractor) writeStaging(provider llm.Provider, run extractRun, a extrac
 	s := extract.Staging{
 		Version: extract.StagingVersion, ID: u.String(), CreatedAt: x.env.Now().UTC().Truncate(time.Second),
 		Source: extract.Source{SessionID: x.log.session, Range: [2]int{run.From, run.To}},
-		Agent:  string(x.log.format), Model: provider.Name(), Activity: a,
+		Agent:  string(x.log.format), Model: x.modelLabel, Activity: a,
 	}
 	b, err := s.Marshal()
 	if err != nil {
@@ -289,16 +308,32 @@ func (x *extractor) provider() (llm.Provider, error) {
 	if err != nil {
 		return nil, cannotRun(fmt.Errorf("yoimem.extract.model: %w", err))
 	}
+	x.modelLabel = modelLabel(model)
 	return p, nil
+}
+
+// modelLabel is a model string as a staging file records it: the
+// provider and model, without a replay file's or a command's directory.
+func modelLabel(model string) string {
+	kind, rest, _ := strings.Cut(model, ":")
+	switch kind {
+	case "replay":
+		return kind + ":" + filepath.Base(rest)
+	case "command":
+		argv0, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		return kind + ":" + filepath.Base(argv0)
+	}
+	return model
 }
 
 // openModel opens a model string with the yoimem.llm.* settings.
 func openModel(env Env, w *workspace, model string) (llm.Provider, error) {
 	opts := llm.Options{
-		Getenv:   env.Getenv,
-		Timeout:  time.Duration(w.cfg.Int(config.KeyLLMTimeoutSeconds)) * time.Second,
-		ReadFile: os.ReadFile,
-		Exec:     llm.OSExec{Dir: env.Dir, Env: environ(env)},
+		APIHelper: apiHelper(),
+		Getenv:    env.Getenv,
+		Timeout:   time.Duration(w.cfg.Int(config.KeyLLMTimeoutSeconds)) * time.Second,
+		ReadFile:  os.ReadFile,
+		Exec:      llm.OSExec{Dir: env.Dir, Env: environ(env)},
 	}
 	if r := w.cfg.Int(config.KeyLLMMaxRetries); r > 0 {
 		opts.MaxRetries = int(r)
@@ -316,6 +351,20 @@ func openModel(env Env, w *workspace, model string) (llm.Provider, error) {
 		}
 	}
 	return llm.Open(model, opts)
+}
+
+// apiHelper is git-yoimem-llm beside this executable (install.sh puts both
+// in one directory), else "" for the bridge to find it on PATH.
+func apiHelper() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(exe), llm.DefaultAPIHelper)
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return p
+	}
+	return ""
 }
 
 func environ(env Env) []string {

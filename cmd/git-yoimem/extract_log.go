@@ -53,6 +53,9 @@ func openSessionLog(path, format string) (*sessionLog, error) {
 		if l.format, err = sessionlog.ParseFormat(format); err != nil {
 			return nil, fmt.Errorf("--format: %w", err)
 		}
+	} else if len(bytes.TrimSpace(head)) == 0 {
+		l.session = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		return l, nil // empty: no format to tell yet (format "")
 	} else if l.format, err = sessionlog.Detect(head); err != nil {
 		return nil, fmt.Errorf("session log %s: %w (give --format native|claude-code|codex)", path, err)
 	}
@@ -175,6 +178,13 @@ func (l *sessionLog) scanNative(f io.Reader, st *extract.State, opts sessionlog.
 					}
 				}
 				calls = calls[:0]
+			}
+			// The pointer line extract appended right after the pointer it
+			// records is bookkeeping, not activity: the pointer steps over
+			// it, so that it alone never makes a run due (each run would
+			// append another) nor is extracted.
+			if p, ok := extract.ParseNativePointer(e.Extension.Domain, e.Extension.Payload); ok && p.Through == st.Pointer.Index && p.Offset == st.Pointer.Offset && e.Offset == st.Pointer.Offset {
+				st.Pointer = extract.Position{Index: e.Index, Offset: e.End}
 			}
 		}
 	}

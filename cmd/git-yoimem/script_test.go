@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/yoimem/git-yoimem/llm"
+	"github.com/yoimem/git-yoimem/llm/apis"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
@@ -15,6 +17,14 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"git-yoimem": func() { os.Exit(run(context.Background(), os.Args, realEnv())) },
+		// The helper that makes Anthropic and OpenAI calls (its own binary
+		// in an installation, so that git-yoimem does not link the SDKs).
+		llm.DefaultAPIHelper: func() {
+			if len(os.Args) != 2 || os.Args[1] != "call" {
+				os.Exit(2)
+			}
+			os.Exit(apis.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+		},
 	})
 }
 

@@ -28,6 +28,9 @@ type Cache struct {
 	// now, when set, lets a long-lived process trust what it examined
 	// itself (see settledBefore); nil trusts only the loaded file.
 	now func() time.Time
+	// factsOnly drops the lowered texts: a cache for the always-on context,
+	// which needs descriptions, not text to match, stays small.
+	factsOnly bool
 
 	mu      sync.Mutex
 	fresh   map[string]freshEntry // examined by reading since the last load or save
@@ -50,7 +53,17 @@ const Granularity = 2 * time.Second
 // empty cache (it is only ever a copy of what the records say); other
 // read errors are returned with the cache still usable, empty.
 func Load(path string, now func() time.Time) (*Cache, error) {
-	c := &Cache{path: path, now: now, fresh: map[string]freshEntry{}}
+	return load(path, now, false)
+}
+
+// LoadFacts is Load for a cache that keeps the facts of each file but not
+// its lowered text: its examinations have Lower nil.
+func LoadFacts(path string, now func() time.Time) (*Cache, error) {
+	return load(path, now, true)
+}
+
+func load(path string, now func() time.Time, factsOnly bool) (*Cache, error) {
+	c := &Cache{path: path, now: now, factsOnly: factsOnly, fresh: map[string]freshEntry{}}
 	data, written, err := readFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -96,6 +109,9 @@ func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
 			return memory.Examined{}, err
 		}
 		ex := memory.Examine(e.Path, content)
+		if c.factsOnly {
+			ex.Lower = nil
+		}
 		// A stamp that does not give the size read describes another
 		// version of the file than the one examined.
 		if !e.Stamp.IsZero() && e.Stamp.Size == int64(len(content)) {

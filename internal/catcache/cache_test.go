@@ -344,3 +344,35 @@ func TestCacheLongLived(t *testing.T) {
 		t.Errorf("read %d files, want 1 (once more, then settled)", n)
 	}
 }
+
+// TestCacheFactsOnly: a facts-only cache serves descriptions without the
+// lowered texts, from memory and from its file.
+func TestCacheFactsOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "facts")
+	files := newFiles()
+	c, err := LoadFacts(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := examineAll(t, c, files.snapshot())
+	if err := c.Save(files.snapshot()); err != nil {
+		t.Fatal(err)
+	}
+	c, err = LoadFacts(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files.reads.Store(0)
+	second := examineAll(t, c, files.snapshot())
+	if n := files.reads.Load(); n != 0 {
+		t.Errorf("warm facts-only run read %d files", n)
+	}
+	for p, ex := range second {
+		if len(ex.Lower) != 0 || len(first[p].Lower) != 0 {
+			t.Errorf("%s: a facts-only cache kept text", p)
+		}
+		if ex.Description != first[p].Description || ex.ModelInvokation != first[p].ModelInvokation {
+			t.Errorf("%s: facts differ: %+v vs %+v", p, ex, first[p])
+		}
+	}
+}

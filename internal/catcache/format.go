@@ -14,8 +14,6 @@ import (
 // whenever the layout or what memory.Examine computes changes.
 const magic = "yoimem-catalog 1\n"
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // entry is one cached examination.
 type entry struct {
 	path  string
@@ -52,7 +50,7 @@ func encode(entries []entry) []byte {
 		b = appendString(b, e.ex.Problem)
 		b = appendString(b, string(e.ex.Lower))
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
 func flags(ex memory.Examined) byte {
@@ -83,7 +81,7 @@ func decode(data []byte) ([]entry, error) {
 		return nil, errDamaged
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, errDamaged
 	}
 	d := decoder{b: body[len(magic):]}
@@ -177,3 +175,7 @@ func (d *decoder) fail() {
 	}
 	d.b = nil
 }
+
+// castagnoli is the CRC-32C table, made on first use (crc32 keeps it):
+// building it at package init would cost every command, cached or not.
+func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }

@@ -1,4 +1,4 @@
-package llm
+package apis
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/yoimem/git-yoimem/llm"
 )
 
 // anthropicDefaultMaxTokens is max_tokens when the request sets none (the
@@ -22,17 +23,17 @@ type anthropicBackend struct {
 	client anthropic.Client
 }
 
-func newAnthropic(model string, opts Options) (*anthropicBackend, error) {
-	key := opts.getenv("ANTHROPIC_API_KEY")
-	base := opts.baseURL("ANTHROPIC_BASE_URL")
+func newAnthropic(model string, opts llm.Options) (*anthropicBackend, error) {
+	key := opts.Env("ANTHROPIC_API_KEY")
+	base := opts.BaseURLOr("ANTHROPIC_BASE_URL")
 	if key == "" && base == "" {
-		return nil, &Error{Provider: "anthropic", Kind: ErrNoKey, Message: "ANTHROPIC_API_KEY is not set"}
+		return nil, &llm.Error{Provider: "anthropic", Kind: llm.ErrNoKey, Message: "ANTHROPIC_API_KEY is not set"}
 	}
 	ro := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),
-		option.WithMaxRetries(opts.maxRetries()),
+		option.WithMaxRetries(opts.Retries()),
 		// Also lifts the SDK's refusal of large non-streaming max_tokens.
-		option.WithRequestTimeout(opts.timeout()),
+		option.WithRequestTimeout(opts.RequestTimeout()),
 	}
 	if key != "" {
 		ro = append(ro, option.WithAPIKey(key))
@@ -46,22 +47,22 @@ func newAnthropic(model string, opts Options) (*anthropicBackend, error) {
 	return &anthropicBackend{model: model, key: key, client: anthropic.NewClient(ro...)}, nil
 }
 
-func (a *anthropicBackend) name() string { return "anthropic" }
+func (a *anthropicBackend) Name() string { return "anthropic" }
 
-func (a *anthropicBackend) send(ctx context.Context, req Request) (reply, error) {
+func (a *anthropicBackend) Send(ctx context.Context, req llm.Request) (llm.Reply, error) {
 	params, err := a.params(req)
 	if err != nil {
-		return reply{}, &Error{Provider: a.name(), Kind: ErrBadRequest, Message: err.Error()}
+		return llm.Reply{}, &llm.Error{Provider: a.Name(), Kind: llm.ErrBadRequest, Message: err.Error()}
 	}
 	msg, err := a.client.Messages.New(ctx, params)
 	if err != nil {
-		return reply{}, a.error(err)
+		return llm.Reply{}, a.error(err)
 	}
 	return a.reply(req, msg)
 }
 
 // params builds the request body.
-func (a *anthropicBackend) params(req Request) (anthropic.MessageNewParams, error) {
+func (a *anthropicBackend) params(req llm.Request) (anthropic.MessageNewParams, error) {
 	p := anthropic.MessageNewParams{
 		Model:     anthropic.Model(a.model),
 		MaxTokens: int64(orDefault(req.MaxTokens, anthropicDefaultMaxTokens)),
@@ -96,7 +97,7 @@ func (a *anthropicBackend) params(req Request) (anthropic.MessageNewParams, erro
 
 // anthropicMessage converts a message; tool results come first in a user
 // turn, as the API requires.
-func anthropicMessage(m Message) anthropic.MessageParam {
+func anthropicMessage(m llm.Message) anthropic.MessageParam {
 	var blocks []anthropic.ContentBlockParamUnion
 	for _, r := range m.ToolResults {
 		blocks = append(blocks, anthropicToolResult(r))
@@ -111,7 +112,7 @@ func anthropicMessage(m Message) anthropic.MessageParam {
 		}
 		blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, input, c.Name))
 	}
-	if m.Role == RoleAssistant {
+	if m.Role == llm.RoleAssistant {
 		return anthropic.NewAssistantMessage(blocks...)
 	}
 	return anthropic.NewUserMessage(blocks...)
@@ -119,7 +120,7 @@ func anthropicMessage(m Message) anthropic.MessageParam {
 
 // anthropicToolResult converts a tool result; empty content is left out,
 // since the API rejects empty text blocks.
-func anthropicToolResult(r ToolResult) anthropic.ContentBlockParamUnion {
+func anthropicToolResult(r llm.ToolResult) anthropic.ContentBlockParamUnion {
 	if r.Content != "" {
 		return anthropic.NewToolResultBlock(r.CallID, r.Content, r.IsError)
 	}
@@ -161,12 +162,12 @@ func anthropicTool(name, description string, schema json.RawMessage) (anthropic.
 }
 
 // reply converts the response.
-func (a *anthropicBackend) reply(req Request, msg *anthropic.Message) (reply, error) {
+func (a *anthropicBackend) reply(req llm.Request, msg *anthropic.Message) (llm.Reply, error) {
 	u := msg.Usage
-	r := reply{Response: Response{
+	r := llm.Reply{Response: llm.Response{
 		StopReason: string(msg.StopReason),
 		Model:      string(msg.Model),
-		Usage: Usage{
+		Usage: llm.Usage{
 			InputTokens:  u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens,
 			OutputTokens: u.OutputTokens,
 		},
@@ -177,10 +178,10 @@ func (a *anthropicBackend) reply(req Request, msg *anthropic.Message) (reply, er
 		case anthropic.TextBlock:
 			text = append(text, b.Text)
 		case anthropic.ToolUseBlock:
-			call := ToolCall{ID: b.ID, Name: b.Name, Input: json.RawMessage(b.Input)}
-			if req.Schema != nil && b.Name == req.Schema.Name && r.viaTool == nil {
-				r.viaTool = &call
-				r.candidate, r.hasCandidate = call.Input, true
+			call := llm.ToolCall{ID: b.ID, Name: b.Name, Input: json.RawMessage(b.Input)}
+			if req.Schema != nil && b.Name == req.Schema.Name && r.ViaTool == nil {
+				r.ViaTool = &call
+				r.Candidate, r.HasCandidate = call.Input, true
 				continue
 			}
 			r.ToolCalls = append(r.ToolCalls, call)
@@ -189,14 +190,14 @@ func (a *anthropicBackend) reply(req Request, msg *anthropic.Message) (reply, er
 	r.Text = strings.Join(text, "")
 	switch msg.StopReason {
 	case anthropic.StopReasonRefusal:
-		return r, &Error{Provider: a.name(), Kind: ErrRefusal, Message: orDefault(r.Text, "stop reason refusal")}
+		return r, &llm.Error{Provider: a.Name(), Kind: llm.ErrRefusal, Message: orDefault(r.Text, "stop reason refusal")}
 	case "model_context_window_exceeded":
-		if r.Text == "" && len(r.ToolCalls) == 0 && r.viaTool == nil {
-			return r, &Error{Provider: a.name(), Kind: ErrContextLength, Message: "stop reason model_context_window_exceeded"}
+		if r.Text == "" && len(r.ToolCalls) == 0 && r.ViaTool == nil {
+			return r, &llm.Error{Provider: a.Name(), Kind: llm.ErrContextLength, Message: "stop reason model_context_window_exceeded"}
 		}
 	}
-	if req.Schema != nil && len(req.Tools) == 0 && !r.hasCandidate && r.Text != "" {
-		r.candidate, r.hasCandidate = extractObject(r.Text), true
+	if req.Schema != nil && len(req.Tools) == 0 && !r.HasCandidate && r.Text != "" {
+		r.Candidate, r.HasCandidate = llm.ExtractObject(r.Text), true
 	}
 	return r, nil
 }
@@ -205,16 +206,11 @@ func (a *anthropicBackend) reply(req Request, msg *anthropic.Message) (reply, er
 func (a *anthropicBackend) error(err error) error {
 	var apiErr *anthropic.Error
 	if !errors.As(err, &apiErr) {
-		return transportError(a.name(), err, a.key)
+		return llm.TransportError(a.Name(), err, a.key)
 	}
 	msg := apiErr.Message
 	if msg == "" {
 		msg = string(apiErr.Type())
 	}
-	return &Error{
-		Provider: a.name(),
-		Status:   apiErr.StatusCode,
-		Kind:     kindOfStatus(apiErr.StatusCode, msg),
-		Message:  redact(msg, a.key),
-	}
+	return llm.StatusError(a.Name(), apiErr.StatusCode, msg, a.key)
 }

@@ -1,4 +1,4 @@
-package llm
+package apis
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/yoimem/git-yoimem/llm"
 )
 
 const testKey = "sk-test-0123456789"
@@ -30,15 +32,15 @@ func anthropicError(typ, msg string) string {
 	return `{"type":"error","error":{"type":"` + typ + `","message":"` + msg + `"},"request_id":"req_1"}`
 }
 
-func openAnthropic(t *testing.T, f *fakeAPI, opts Options) Provider {
+func openAnthropic(t *testing.T, f *fakeAPI, opts llm.Options) llm.Provider {
 	t.Helper()
 	if opts.Getenv == nil {
 		opts.Getenv = env(map[string]string{"ANTHROPIC_API_KEY": testKey, "ANTHROPIC_BASE_URL": f.srv.URL})
 	}
 	if opts.MaxRetries == 0 {
-		opts.MaxRetries = NoRetries
+		opts.MaxRetries = llm.NoRetries
 	}
-	p, err := Open("anthropic:claude-test", opts)
+	p, err := Open("anthropic", "claude-test", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func TestAnthropicText(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "sk-from-env")
 	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
 	f := newFakeAPI(t, respond(200, anthropicBody(t, "end_turn", textBlock("Hello "), textBlock("there"))))
-	p := openAnthropic(t, f, Options{})
+	p := openAnthropic(t, f, llm.Options{})
 	req := userRequest("hi")
 	req.MaxTokens = 300
 	resp, err := p.Call(quick(t), req)
@@ -60,7 +62,7 @@ func TestAnthropicText(t *testing.T) {
 	if resp.Text != "Hello there" || resp.StopReason != "end_turn" || resp.Model != "claude-test" || len(resp.ToolCalls) != 0 || resp.JSON != nil {
 		t.Errorf("response %+v", resp)
 	}
-	if resp.Usage != (Usage{InputTokens: 1110, OutputTokens: 5}) {
+	if resp.Usage != (llm.Usage{InputTokens: 1110, OutputTokens: 5}) {
 		t.Errorf("usage %+v, want input+cache_creation+cache_read", resp.Usage)
 	}
 	got := f.last()
@@ -92,7 +94,7 @@ func TestAnthropicText(t *testing.T) {
 
 func TestAnthropicDefaultMaxTokens(t *testing.T) {
 	f := newFakeAPI(t, respond(200, anthropicBody(t, "end_turn", textBlock("ok"))))
-	if _, err := openAnthropic(t, f, Options{}).Call(quick(t), userRequest("hi")); err != nil {
+	if _, err := openAnthropic(t, f, llm.Options{}).Call(quick(t), userRequest("hi")); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.last().Body["max_tokens"]; got != float64(anthropicDefaultMaxTokens) {
@@ -105,9 +107,9 @@ func TestAnthropicToolRoundTrip(t *testing.T) {
 		respond(200, anthropicBody(t, "tool_use", textBlock("Let me look."), toolUse("toolu_1", "recall", `{"query":"build"}`))),
 		respond(200, anthropicBody(t, "end_turn", textBlock("Use make."))),
 	)
-	p := openAnthropic(t, f, Options{})
+	p := openAnthropic(t, f, llm.Options{})
 	req := userRequest("how do I build?")
-	req.Tools = []Tool{recallTool()}
+	req.Tools = []llm.Tool{recallTool()}
 	resp, err := p.Call(quick(t), req)
 	if err != nil {
 		t.Fatal(err)
@@ -124,8 +126,8 @@ func TestAnthropicToolRoundTrip(t *testing.T) {
 	}
 
 	req.Messages = append(req.Messages,
-		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls},
-		Message{Role: RoleUser, ToolResults: []ToolResult{{CallID: "toolu_1", Content: "make build"}}})
+		llm.Message{Role: llm.RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls},
+		llm.Message{Role: llm.RoleUser, ToolResults: []llm.ToolResult{{CallID: "toolu_1", Content: "make build"}}})
 	resp, err = p.Call(quick(t), req)
 	if err != nil || resp.Text != "Use make." {
 		t.Fatalf("%+v %v", resp, err)
@@ -150,7 +152,7 @@ func TestAnthropicStructured(t *testing.T) {
 	}{
 		{"valid", []string{valid}, nil, 1, valid},
 		{"violation then repaired", []string{`{"memories":"use make"}`, valid}, nil, 2, valid},
-		{"violation twice", []string{`{"memories":"use make"}`, `{"notes":[]}`}, ErrInvalidOutput, 2, ""},
+		{"violation twice", []string{`{"memories":"use make"}`, `{"notes":[]}`}, llm.ErrInvalidOutput, 2, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -161,7 +163,7 @@ func TestAnthropicStructured(t *testing.T) {
 			f := newFakeAPI(t, steps...)
 			req := userRequest("transcript")
 			req.Schema = memorySchema()
-			resp, err := openAnthropic(t, f, Options{}).Call(quick(t), req)
+			resp, err := openAnthropic(t, f, llm.Options{}).Call(quick(t), req)
 			reqs := f.requests()
 			if len(reqs) != tt.wantCalls {
 				t.Fatalf("%d requests, want %d", len(reqs), tt.wantCalls)
@@ -208,9 +210,9 @@ func TestAnthropicStructuredWithTools(t *testing.T) {
 		respond(200, anthropicBody(t, "tool_use", toolUse("toolu_1", "recall", `{"query":"x"}`))),
 		respond(200, anthropicBody(t, "tool_use", toolUse("toolu_2", "memories", `{"memories":[]}`))),
 	)
-	p := openAnthropic(t, f, Options{})
+	p := openAnthropic(t, f, llm.Options{})
 	req := userRequest("transcript")
-	req.Schema, req.Tools = memorySchema(), []Tool{recallTool()}
+	req.Schema, req.Tools = memorySchema(), []llm.Tool{recallTool()}
 	resp, err := p.Call(quick(t), req)
 	if err != nil || resp.JSON != nil || len(resp.ToolCalls) != 1 {
 		t.Fatalf("%+v %v", resp, err)
@@ -234,21 +236,21 @@ func TestAnthropicErrors(t *testing.T) {
 		status   int
 		attempts int
 	}{
-		{"server error retried once", respond(500, anthropicError("api_error", "boom"), "Retry-After-Ms", "1"), 1, ErrServer, 500, 2},
-		{"overloaded", respond(529, anthropicError("overloaded_error", "Overloaded")), NoRetries, ErrServer, 529, 1},
-		{"rate limited with retry-after", respond(429, anthropicError("rate_limit_error", "slow down"), "Retry-After-Ms", "5", "Retry-After", "0"), 1, ErrRateLimited, 429, 2},
-		{"auth", respond(401, anthropicError("authentication_error", "invalid x-api-key")), 1, ErrAuth, 401, 1},
-		{"forbidden", respond(403, anthropicError("permission_error", "no")), NoRetries, ErrAuth, 403, 1},
-		{"prompt too long", respond(400, anthropicError("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum")), 1, ErrContextLength, 400, 1},
-		{"bad request", respond(400, anthropicError("invalid_request_error", "max_tokens: field required")), 1, ErrBadRequest, 400, 1},
-		{"refusal", respond(200, anthropicBody(t, "refusal", textBlock("I can't help with that."))), 1, ErrRefusal, 0, 1},
-		{"empty", respond(200, anthropicBody(t, "end_turn")), 1, ErrEmpty, 0, 1},
-		{"window exceeded", respond(200, anthropicBody(t, "model_context_window_exceeded")), 1, ErrContextLength, 0, 1},
+		{"server error retried once", respond(500, anthropicError("api_error", "boom"), "Retry-After-Ms", "1"), 1, llm.ErrServer, 500, 2},
+		{"overloaded", respond(529, anthropicError("overloaded_error", "Overloaded")), llm.NoRetries, llm.ErrServer, 529, 1},
+		{"rate limited with retry-after", respond(429, anthropicError("rate_limit_error", "slow down"), "Retry-After-Ms", "5", "Retry-After", "0"), 1, llm.ErrRateLimited, 429, 2},
+		{"auth", respond(401, anthropicError("authentication_error", "invalid x-api-key")), 1, llm.ErrAuth, 401, 1},
+		{"forbidden", respond(403, anthropicError("permission_error", "no")), llm.NoRetries, llm.ErrAuth, 403, 1},
+		{"prompt too long", respond(400, anthropicError("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum")), 1, llm.ErrContextLength, 400, 1},
+		{"bad request", respond(400, anthropicError("invalid_request_error", "max_tokens: field required")), 1, llm.ErrBadRequest, 400, 1},
+		{"refusal", respond(200, anthropicBody(t, "refusal", textBlock("I can't help with that."))), 1, llm.ErrRefusal, 0, 1},
+		{"empty", respond(200, anthropicBody(t, "end_turn")), 1, llm.ErrEmpty, 0, 1},
+		{"window exceeded", respond(200, anthropicBody(t, "model_context_window_exceeded")), 1, llm.ErrContextLength, 0, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeAPI(t, tt.step)
-			_, err := openAnthropic(t, f, Options{MaxRetries: tt.retries}).Call(quick(t), userRequest("hi"))
+			_, err := openAnthropic(t, f, llm.Options{MaxRetries: tt.retries}).Call(quick(t), userRequest("hi"))
 			e := wantKind(t, err, tt.wantKind)
 			if e.Status != tt.status || e.Provider != "anthropic" {
 				t.Errorf("error %+v", e)
@@ -263,24 +265,24 @@ func TestAnthropicErrors(t *testing.T) {
 func TestAnthropicTimeout(t *testing.T) {
 	f := newFakeAPI(t, stall)
 	start := time.Now()
-	_, err := openAnthropic(t, f, Options{Timeout: 150 * time.Millisecond, MaxRetries: 1}).Call(quick(t), userRequest("hi"))
-	wantKind(t, err, ErrTimeout)
+	_, err := openAnthropic(t, f, llm.Options{Timeout: 150 * time.Millisecond, MaxRetries: 1}).Call(quick(t), userRequest("hi"))
+	wantKind(t, err, llm.ErrTimeout)
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("took %v", d)
 	}
 }
 
 func TestAnthropicKeys(t *testing.T) {
-	_, err := Open("anthropic:claude-test", Options{Getenv: env(nil)})
-	if e := wantKind(t, err, ErrNoKey); !strings.Contains(e.Error(), "ANTHROPIC_API_KEY") {
+	_, err := Open("anthropic", "claude-test", llm.Options{Getenv: env(nil)})
+	if e := wantKind(t, err, llm.ErrNoKey); !strings.Contains(e.Error(), "ANTHROPIC_API_KEY") {
 		t.Errorf("%v does not name the variable", err)
 	}
 	// A server that echoes the credential must not get it into the error.
 	f := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
 		respond(401, anthropicError("authentication_error", "bad key "+r.Header.Get("Authorization")))(w, r)
 	})
-	_, err = openAnthropic(t, f, Options{}).Call(quick(t), userRequest("hi"))
-	wantKind(t, err, ErrAuth)
+	_, err = openAnthropic(t, f, llm.Options{}).Call(quick(t), userRequest("hi"))
+	wantKind(t, err, llm.ErrAuth)
 	for _, s := range []string{err.Error(), fmtAll(err)} {
 		if strings.Contains(s, testKey) {
 			t.Errorf("key in error: %s", s)
@@ -290,7 +292,7 @@ func TestAnthropicKeys(t *testing.T) {
 
 func TestCallerCancel(t *testing.T) {
 	f := newFakeAPI(t, stall)
-	for _, p := range []Provider{openAnthropic(t, f, Options{}), openOpenAI(t, f, Options{})} {
+	for _, p := range []llm.Provider{openAnthropic(t, f, llm.Options{}), openOpenAI(t, f, llm.Options{})} {
 		ctx, cancel := context.WithCancel(quick(t))
 		time.AfterFunc(50*time.Millisecond, cancel)
 		_, err := p.Call(ctx, userRequest("hi"))

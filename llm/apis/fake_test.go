@@ -1,4 +1,4 @@
-package llm
+package apis
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/yoimem/git-yoimem/llm"
 )
 
 // fakeAPI is a local HTTP server that answers each request with the next
@@ -130,13 +132,13 @@ func env(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
-// wantKind fails unless err is an *Error of kind.
-func wantKind(t *testing.T, err, kind error) *Error {
+// wantKind fails unless err is an *llm.Error of kind.
+func wantKind(t *testing.T, err, kind error) *llm.Error {
 	t.Helper()
 	if !errors.Is(err, kind) {
 		t.Fatalf("error %v, want kind %v", err, kind)
 	}
-	var e *Error
+	var e *llm.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("error %T is not *llm.Error", err)
 	}
@@ -144,20 +146,20 @@ func wantKind(t *testing.T, err, kind error) *Error {
 }
 
 // userRequest is a one-message request.
-func userRequest(text string) Request {
-	return Request{System: "You extract memories.", Messages: []Message{{Role: RoleUser, Text: text}}}
+func userRequest(text string) llm.Request {
+	return llm.Request{System: "You extract memories.", Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}}
 }
 
 // memorySchemaJSON is the structured reply used by the tests.
 const memorySchemaJSON = `{"type":"object","properties":{"memories":{"type":"array","items":{"type":"string"}}},"required":["memories"],"additionalProperties":false}`
 
-func memorySchema() *Schema {
-	return &Schema{Name: "memories", JSON: json.RawMessage(memorySchemaJSON)}
+func memorySchema() *llm.Schema {
+	return &llm.Schema{Name: "memories", JSON: json.RawMessage(memorySchemaJSON)}
 }
 
 // recallTool is a tool offered in the tests.
-func recallTool() Tool {
-	return Tool{Name: "recall", Description: "Search memory", InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`)}
+func recallTool() llm.Tool {
+	return llm.Tool{Name: "recall", Description: "Search memory", InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`)}
 }
 
 // quick is a context that fails a hanging test instead of hanging it.
@@ -188,44 +190,4 @@ func compactJSON(s string) string {
 		panic(err)
 	}
 	return compact(v)
-}
-
-// countingTransport counts the requests an Options.HTTPClient sends.
-type countingTransport struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.mu.Lock()
-	c.n++
-	c.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-func TestHTTPClientOption(t *testing.T) {
-	for _, tt := range []struct {
-		model, keyVar, baseVar, body string
-	}{
-		{"anthropic:claude-test", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", anthropicBody(t, "end_turn", textBlock("ok"))},
-		{"openai:gpt-test", "OPENAI_API_KEY", "OPENAI_BASE_URL", openAIBody(t, "stop", map[string]any{"content": "ok"})},
-	} {
-		f := newFakeAPI(t, respond(200, tt.body))
-		ct := &countingTransport{}
-		p, err := Open(tt.model, Options{
-			Getenv:     env(map[string]string{tt.keyVar: testKey, tt.baseVar: "http://127.0.0.1:1"}),
-			BaseURL:    f.srv.URL, // wins over the variable
-			HTTPClient: &http.Client{Transport: ct},
-			MaxRetries: NoRetries,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.Call(quick(t), userRequest("hi")); err != nil {
-			t.Fatalf("%s: %v", tt.model, err)
-		}
-		if ct.n != 1 {
-			t.Errorf("%s: custom client sent %d requests", tt.model, ct.n)
-		}
-	}
 }

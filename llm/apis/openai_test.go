@@ -1,10 +1,12 @@
-package llm
+package apis
 
 import (
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/yoimem/git-yoimem/llm"
 )
 
 // openAIBody builds a Chat Completions response body.
@@ -39,15 +41,15 @@ func openAIError(status int, code, msg string) http.HandlerFunc {
 	return respond(status, `{"error":{"message":"`+msg+`","type":"invalid_request_error","param":null,"code":`+c+`}}`, "Retry-After-Ms", "1")
 }
 
-func openOpenAI(t *testing.T, f *fakeAPI, opts Options) Provider {
+func openOpenAI(t *testing.T, f *fakeAPI, opts llm.Options) llm.Provider {
 	t.Helper()
 	if opts.Getenv == nil {
 		opts.Getenv = env(map[string]string{"OPENAI_API_KEY": testKey, "OPENAI_BASE_URL": f.srv.URL})
 	}
 	if opts.MaxRetries == 0 {
-		opts.MaxRetries = NoRetries
+		opts.MaxRetries = llm.NoRetries
 	}
-	p, err := Open("openai:gpt-test", opts)
+	p, err := Open("openai", "gpt-test", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,14 +63,14 @@ func TestOpenAIText(t *testing.T) {
 	f := newFakeAPI(t, respond(200, openAIBody(t, "stop", map[string]any{"content": "Hello"})))
 	req := userRequest("hi")
 	req.MaxTokens = 300
-	resp, err := openOpenAI(t, f, Options{}).Call(quick(t), req)
+	resp, err := openOpenAI(t, f, llm.Options{}).Call(quick(t), req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if resp.Text != "Hello" || resp.StopReason != "stop" || resp.Model != "gpt-test" || resp.JSON != nil {
 		t.Errorf("response %+v", resp)
 	}
-	if resp.Usage != (Usage{InputTokens: 1200, OutputTokens: 7}) {
+	if resp.Usage != (llm.Usage{InputTokens: 1200, OutputTokens: 7}) {
 		t.Errorf("usage %+v (prompt_tokens already counts cached ones)", resp.Usage)
 	}
 	got := f.last()
@@ -95,9 +97,9 @@ func TestOpenAIToolRoundTrip(t *testing.T) {
 		respond(200, openAIBody(t, "tool_calls", map[string]any{"tool_calls": []any{openAIToolCall("call_1", "recall", `{"query":"build"}`)}})),
 		respond(200, openAIBody(t, "stop", map[string]any{"content": "Use make."})),
 	)
-	p := openOpenAI(t, f, Options{})
+	p := openOpenAI(t, f, llm.Options{})
 	req := userRequest("how do I build?")
-	req.Tools = []Tool{recallTool()}
+	req.Tools = []llm.Tool{recallTool()}
 	resp, err := p.Call(quick(t), req)
 	if err != nil {
 		t.Fatal(err)
@@ -109,8 +111,8 @@ func TestOpenAIToolRoundTrip(t *testing.T) {
 		t.Errorf("tools %s", got)
 	}
 	req.Messages = append(req.Messages,
-		Message{Role: RoleAssistant, ToolCalls: resp.ToolCalls},
-		Message{Role: RoleUser, ToolResults: []ToolResult{{CallID: "call_1", Content: "make build"}}})
+		llm.Message{Role: llm.RoleAssistant, ToolCalls: resp.ToolCalls},
+		llm.Message{Role: llm.RoleUser, ToolResults: []llm.ToolResult{{CallID: "call_1", Content: "make build"}}})
 	if resp, err = p.Call(quick(t), req); err != nil || resp.Text != "Use make." {
 		t.Fatalf("%+v %v", resp, err)
 	}
@@ -136,7 +138,7 @@ func TestOpenAIStructured(t *testing.T) {
 		{"valid", []string{valid}, nil, 1, valid, ""},
 		{"fenced", []string{"```json\n" + valid + "\n```"}, nil, 1, valid, ""},
 		{"invalid JSON then repaired", []string{`{"memories": [`, valid}, nil, 2, valid, "not valid JSON"},
-		{"violation twice", []string{`{"memories":1}`, `{"memories":[2]}`}, ErrInvalidOutput, 2, "", "does not match the schema"},
+		{"violation twice", []string{`{"memories":1}`, `{"memories":[2]}`}, llm.ErrInvalidOutput, 2, "", "does not match the schema"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,7 +149,7 @@ func TestOpenAIStructured(t *testing.T) {
 			f := newFakeAPI(t, steps...)
 			req := userRequest("transcript")
 			req.Schema = memorySchema()
-			resp, err := openOpenAI(t, f, Options{}).Call(quick(t), req)
+			resp, err := openOpenAI(t, f, llm.Options{}).Call(quick(t), req)
 			reqs := f.requests()
 			if len(reqs) != tt.wantCalls {
 				t.Fatalf("%d requests, want %d", len(reqs), tt.wantCalls)
@@ -192,21 +194,21 @@ func TestOpenAIErrors(t *testing.T) {
 		status   int
 		attempts int
 	}{
-		{"server error retried once", openAIError(500, "", "boom"), 1, ErrServer, 500, 2},
-		{"rate limited with retry-after", respond(429, `{"error":{"message":"Rate limit reached","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "Retry-After", "0", "Retry-After-Ms", "5"), 1, ErrRateLimited, 429, 2},
-		{"auth", openAIError(401, "invalid_api_key", "Incorrect API key provided"), 1, ErrAuth, 401, 1},
-		{"context length code", openAIError(400, "context_length_exceeded", "too long"), 1, ErrContextLength, 400, 1},
-		{"context length message", openAIError(400, "", "This model's maximum context length is 8192 tokens"), 1, ErrContextLength, 400, 1},
-		{"bad request", openAIError(400, "", "Invalid schema"), 1, ErrBadRequest, 400, 1},
-		{"refusal", respond(200, openAIBody(t, "stop", map[string]any{"refusal": "I can't help with that."})), 1, ErrRefusal, 0, 1},
-		{"content filter", respond(200, openAIBody(t, "content_filter", map[string]any{})), 1, ErrRefusal, 0, 1},
-		{"empty", respond(200, openAIBody(t, "stop", map[string]any{"content": ""})), 1, ErrEmpty, 0, 1},
-		{"no choices", respond(200, `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[]}`), 1, ErrEmpty, 0, 1},
+		{"server error retried once", openAIError(500, "", "boom"), 1, llm.ErrServer, 500, 2},
+		{"rate limited with retry-after", respond(429, `{"error":{"message":"Rate limit reached","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "Retry-After", "0", "Retry-After-Ms", "5"), 1, llm.ErrRateLimited, 429, 2},
+		{"auth", openAIError(401, "invalid_api_key", "Incorrect API key provided"), 1, llm.ErrAuth, 401, 1},
+		{"context length code", openAIError(400, "context_length_exceeded", "too long"), 1, llm.ErrContextLength, 400, 1},
+		{"context length message", openAIError(400, "", "This model's maximum context length is 8192 tokens"), 1, llm.ErrContextLength, 400, 1},
+		{"bad request", openAIError(400, "", "Invalid schema"), 1, llm.ErrBadRequest, 400, 1},
+		{"refusal", respond(200, openAIBody(t, "stop", map[string]any{"refusal": "I can't help with that."})), 1, llm.ErrRefusal, 0, 1},
+		{"content filter", respond(200, openAIBody(t, "content_filter", map[string]any{})), 1, llm.ErrRefusal, 0, 1},
+		{"empty", respond(200, openAIBody(t, "stop", map[string]any{"content": ""})), 1, llm.ErrEmpty, 0, 1},
+		{"no choices", respond(200, `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[]}`), 1, llm.ErrEmpty, 0, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeAPI(t, tt.step)
-			_, err := openOpenAI(t, f, Options{MaxRetries: tt.retries}).Call(quick(t), userRequest("hi"))
+			_, err := openOpenAI(t, f, llm.Options{MaxRetries: tt.retries}).Call(quick(t), userRequest("hi"))
 			e := wantKind(t, err, tt.wantKind)
 			if e.Status != tt.status || e.Provider != "openai" {
 				t.Errorf("error %+v", e)
@@ -221,21 +223,21 @@ func TestOpenAIErrors(t *testing.T) {
 func TestOpenAITimeout(t *testing.T) {
 	f := newFakeAPI(t, stall)
 	start := time.Now()
-	_, err := openOpenAI(t, f, Options{Timeout: 150 * time.Millisecond, MaxRetries: 1}).Call(quick(t), userRequest("hi"))
-	wantKind(t, err, ErrTimeout)
+	_, err := openOpenAI(t, f, llm.Options{Timeout: 150 * time.Millisecond, MaxRetries: 1}).Call(quick(t), userRequest("hi"))
+	wantKind(t, err, llm.ErrTimeout)
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("took %v", d)
 	}
 }
 
 func TestOpenAIKeys(t *testing.T) {
-	_, err := Open("openai:gpt-test", Options{Getenv: env(nil)})
-	if e := wantKind(t, err, ErrNoKey); !strings.Contains(e.Error(), "OPENAI_API_KEY") {
+	_, err := Open("openai", "gpt-test", llm.Options{Getenv: env(nil)})
+	if e := wantKind(t, err, llm.ErrNoKey); !strings.Contains(e.Error(), "OPENAI_API_KEY") {
 		t.Errorf("%v does not name the variable", err)
 	}
 	// A local server needs only a base URL, and gets no credential.
 	f := newFakeAPI(t, respond(200, openAIBody(t, "stop", map[string]any{"content": "ok"})))
-	p, err := Open("openai:llama3.1", Options{BaseURL: f.srv.URL, MaxRetries: NoRetries})
+	p, err := Open("openai", "llama3.1", llm.Options{BaseURL: f.srv.URL, MaxRetries: llm.NoRetries})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,8 +251,8 @@ func TestOpenAIKeys(t *testing.T) {
 	f = newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
 		openAIError(401, "invalid_api_key", "Incorrect API key "+r.Header.Get("Authorization"))(w, r)
 	})
-	_, err = openOpenAI(t, f, Options{}).Call(quick(t), userRequest("hi"))
-	wantKind(t, err, ErrAuth)
+	_, err = openOpenAI(t, f, llm.Options{}).Call(quick(t), userRequest("hi"))
+	wantKind(t, err, llm.ErrAuth)
 	if s := fmtAll(err); strings.Contains(s, testKey) {
 		t.Errorf("key in error: %s", s)
 	}

@@ -1,4 +1,4 @@
-package llm
+package apis
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
+	"github.com/yoimem/git-yoimem/llm"
 )
 
 const openAIBaseURL = "https://api.openai.com/v1/"
@@ -20,11 +21,11 @@ type openAIBackend struct {
 	chat  openai.ChatCompletionService
 }
 
-func newOpenAI(model string, opts Options) (*openAIBackend, error) {
-	key := opts.getenv("OPENAI_API_KEY")
-	base := opts.baseURL("OPENAI_BASE_URL")
+func newOpenAI(model string, opts llm.Options) (*openAIBackend, error) {
+	key := opts.Env("OPENAI_API_KEY")
+	base := opts.BaseURLOr("OPENAI_BASE_URL")
 	if key == "" && base == "" {
-		return nil, &Error{Provider: "openai", Kind: ErrNoKey, Message: "OPENAI_API_KEY is not set (local servers need only a base URL)"}
+		return nil, &llm.Error{Provider: "openai", Kind: llm.ErrNoKey, Message: "OPENAI_API_KEY is not set (local servers need only a base URL)"}
 	}
 	httpClient := opts.HTTPClient
 	if httpClient == nil {
@@ -35,8 +36,8 @@ func newOpenAI(model string, opts Options) (*openAIBackend, error) {
 	ro := []option.RequestOption{
 		option.WithHTTPClient(httpClient),
 		option.WithBaseURL(orDefault(base, openAIBaseURL)),
-		option.WithMaxRetries(opts.maxRetries()),
-		option.WithRequestTimeout(opts.timeout()),
+		option.WithMaxRetries(opts.Retries()),
+		option.WithRequestTimeout(opts.RequestTimeout()),
 	}
 	if key != "" {
 		ro = append(ro, option.WithAPIKey(key))
@@ -44,22 +45,22 @@ func newOpenAI(model string, opts Options) (*openAIBackend, error) {
 	return &openAIBackend{model: model, key: key, chat: openai.NewChatCompletionService(ro...)}, nil
 }
 
-func (o *openAIBackend) name() string { return "openai" }
+func (o *openAIBackend) Name() string { return "openai" }
 
-func (o *openAIBackend) send(ctx context.Context, req Request) (reply, error) {
+func (o *openAIBackend) Send(ctx context.Context, req llm.Request) (llm.Reply, error) {
 	params, err := o.params(req)
 	if err != nil {
-		return reply{}, &Error{Provider: o.name(), Kind: ErrBadRequest, Message: err.Error()}
+		return llm.Reply{}, &llm.Error{Provider: o.Name(), Kind: llm.ErrBadRequest, Message: err.Error()}
 	}
 	resp, err := o.chat.New(ctx, params)
 	if err != nil {
-		return reply{}, o.error(err)
+		return llm.Reply{}, o.error(err)
 	}
 	return o.reply(req, resp)
 }
 
 // params builds the request body.
-func (o *openAIBackend) params(req Request) (openai.ChatCompletionNewParams, error) {
+func (o *openAIBackend) params(req llm.Request) (openai.ChatCompletionNewParams, error) {
 	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(o.model)}
 	if req.MaxTokens > 0 {
 		p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
@@ -95,9 +96,9 @@ func (o *openAIBackend) params(req Request) (openai.ChatCompletionNewParams, err
 
 // openAIMessages converts a message: a user turn's tool results become
 // tool messages before its text.
-func openAIMessages(m Message) []openai.ChatCompletionMessageParamUnion {
+func openAIMessages(m llm.Message) []openai.ChatCompletionMessageParamUnion {
 	var out []openai.ChatCompletionMessageParamUnion
-	if m.Role == RoleAssistant {
+	if m.Role == llm.RoleAssistant {
 		var a openai.ChatCompletionAssistantMessageParam
 		if m.Text != "" {
 			a.Content.OfString = openai.String(m.Text)
@@ -124,31 +125,31 @@ func openAIMessages(m Message) []openai.ChatCompletionMessageParamUnion {
 }
 
 // reply converts the response.
-func (o *openAIBackend) reply(req Request, resp *openai.ChatCompletion) (reply, error) {
-	r := reply{Response: Response{
+func (o *openAIBackend) reply(req llm.Request, resp *openai.ChatCompletion) (llm.Reply, error) {
+	r := llm.Reply{Response: llm.Response{
 		Model: resp.Model,
-		Usage: Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens},
+		Usage: llm.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens},
 	}}
 	if len(resp.Choices) == 0 {
-		return r, &Error{Provider: o.name(), Kind: ErrEmpty, Message: "no choices"}
+		return r, &llm.Error{Provider: o.Name(), Kind: llm.ErrEmpty, Message: "no choices"}
 	}
 	ch := resp.Choices[0]
 	r.StopReason = ch.FinishReason
 	if ch.Message.Refusal != "" {
-		return r, &Error{Provider: o.name(), Kind: ErrRefusal, Message: ch.Message.Refusal}
+		return r, &llm.Error{Provider: o.Name(), Kind: llm.ErrRefusal, Message: ch.Message.Refusal}
 	}
 	r.Text = ch.Message.Content
 	for _, tc := range ch.Message.ToolCalls {
 		if tc.Type != "" && tc.Type != "function" {
 			continue
 		}
-		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Input: []byte(orDefault(tc.Function.Arguments, "{}"))})
+		r.ToolCalls = append(r.ToolCalls, llm.ToolCall{ID: tc.ID, Name: tc.Function.Name, Input: []byte(orDefault(tc.Function.Arguments, "{}"))})
 	}
 	if ch.FinishReason == "content_filter" && r.Text == "" && len(r.ToolCalls) == 0 {
-		return r, &Error{Provider: o.name(), Kind: ErrRefusal, Message: "finish reason content_filter"}
+		return r, &llm.Error{Provider: o.Name(), Kind: llm.ErrRefusal, Message: "finish reason content_filter"}
 	}
 	if req.Schema != nil && len(r.ToolCalls) == 0 && strings.TrimSpace(r.Text) != "" {
-		r.candidate, r.hasCandidate = extractObject(r.Text), true
+		r.Candidate, r.HasCandidate = llm.ExtractObject(r.Text), true
 	}
 	return r, nil
 }
@@ -157,18 +158,18 @@ func (o *openAIBackend) reply(req Request, resp *openai.ChatCompletion) (reply, 
 func (o *openAIBackend) error(err error) error {
 	var apiErr *openai.Error
 	if !errors.As(err, &apiErr) {
-		return transportError(o.name(), err, o.key)
+		return llm.TransportError(o.Name(), err, o.key)
 	}
 	msg := apiErr.Message
 	if msg == "" {
 		msg = apiErr.Type
 	}
-	kind := kindOfStatus(apiErr.StatusCode, msg)
+	e := llm.StatusError(o.Name(), apiErr.StatusCode, msg, o.key)
 	if apiErr.Code == "context_length_exceeded" {
-		kind = ErrContextLength
+		e.Kind = llm.ErrContextLength
 	}
 	if apiErr.Code != "" {
-		msg = apiErr.Code + ": " + msg
+		e.Message = llm.StatusError(o.Name(), apiErr.StatusCode, apiErr.Code+": "+msg, o.key).Message
 	}
-	return &Error{Provider: o.name(), Status: apiErr.StatusCode, Kind: kind, Message: redact(msg, o.key)}
+	return e
 }
