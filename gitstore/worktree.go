@@ -3,10 +3,12 @@ package gitstore
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
 
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -70,6 +72,7 @@ func WorktreeSnapshotOf(root string, maxRead int64, dirs ...string) (record.Snap
 		}
 	}
 	snap.Sort()
+	snap.Owned = true // readNoFollow reads into a new buffer every time
 	snap.Read = func(rel string) ([]byte, error) {
 		// Only what the listing holds as a regular file is read: no path
 		// the walk did not see, no FIFO, no link.
@@ -89,36 +92,21 @@ func walk(base, rel string, out *[]record.Entry) error {
 		return fmt.Errorf("list %s: %w", dirPath, err)
 	}
 	defer d.Close()
-	entries, err := d.ReadDir(-1)
+	batches, err := listStatted(d, dirPath, rel)
 	if err != nil {
-		return fmt.Errorf("list %s: %w", dirPath, err)
-	}
-	first := len(*out)
-	var subdirs []string
-	var files []int // positions in *out of the regular files, stat'ed below
-	for _, de := range entries {
-		p := de.Name()
-		if rel != "" {
-			p = rel + "/" + p
-		}
-		e := record.Entry{Path: p}
-		t := de.Type()
-		switch {
-		case t&fs.ModeSymlink != 0:
-			e.Mode = record.ModeSymlink
-			e.Target, _ = os.Readlink(filepath.Join(base, filepath.FromSlash(p)))
-		case t.IsDir():
-			e.Mode = record.ModeDir
-			subdirs = append(subdirs, p)
-		case t.IsRegular():
-			files = append(files, len(*out))
-		default:
-			e.Mode = record.ModeOther
-		}
-		*out = append(*out, e)
-	}
-	if err := statFiles(dirFD(d), dirPath, (*out)[first:], files, first); err != nil {
 		return err
+	}
+	var subdirs []string
+	for _, b := range batches {
+		for _, e := range b {
+			if e.Mode == record.ModeDir {
+				subdirs = append(subdirs, e.Path)
+			}
+			if e.Mode == record.ModeSymlink {
+				e.Target, _ = os.Readlink(filepath.Join(base, filepath.FromSlash(e.Path)))
+			}
+			*out = append(*out, e)
+		}
 	}
 	for _, sub := range subdirs {
 		if err := walk(base, sub, out); err != nil {
@@ -128,38 +116,96 @@ func walk(base, rel string, out *[]record.Entry) error {
 	return nil
 }
 
-// statFiles fills in the stat data of the regular files at positions
-// files (offset by first) of entries, relative to the open directory: one
-// path component to resolve instead of the whole path. Large directories
-// are split between two goroutines; a listing of knowledge/ is mostly
-// stat calls.
-func statFiles(dfd int, dirPath string, entries []record.Entry, files []int, first int) error {
-	stat := func(part []int) error {
-		for _, i := range part {
-			e := &entries[i-first]
-			st, err := lstatAt(dfd, dirPath, path.Base(e.Path))
-			if err != nil {
-				return fmt.Errorf("stat %s: %w", filepath.Join(dirPath, path.Base(e.Path)), err)
+// listBatch is how many directory entries are read, then stat'ed, at a
+// time.
+const listBatch = 256
+
+// listStatted lists an open directory and stats its regular files relative
+// to it (one path component to resolve, not the whole path). Reading the
+// directory and stat'ing what was read overlap: a helper goroutine stats
+// batches while the directory is still being read, then both finish the
+// queue. A listing of knowledge/ is mostly stat calls.
+func listStatted(d *os.File, dirPath, rel string) ([][]record.Entry, error) {
+	dfd := dirFD(d)
+	var batches [][]record.Entry
+	queue := make(chan []record.Entry, 64)
+	var errMu sync.Mutex
+	var firstErr error
+	work := func() {
+		for b := range queue {
+			if err := statBatch(dfd, dirPath, b); err != nil {
+				errMu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				errMu.Unlock()
 			}
-			if !st.mode.IsRegular() { // replaced since it was listed
-				e.Mode = record.ModeOther
-				continue
-			}
-			e.Mode, e.Size, e.Stamp = record.ModeRegular, st.stamp.Size, st.stamp
-			// The plan's lock is the owner's write bit (chmod u-w, -r--).
-			e.ReadOnly = st.mode.Perm()&0o200 == 0
 		}
-		return nil
 	}
-	if len(files) < 512 {
-		return stat(files)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); work() }()
+	for {
+		des, err := d.ReadDir(listBatch)
+		b := make([]record.Entry, 0, len(des))
+		for _, de := range des {
+			p := de.Name()
+			if rel != "" {
+				p = rel + "/" + p
+			}
+			b = append(b, record.Entry{Path: p, Mode: modeOfType(de.Type())})
+		}
+		if len(b) > 0 {
+			batches = append(batches, b)
+			queue <- b
+		}
+		if errors.Is(err, io.EOF) || len(des) == 0 {
+			break
+		}
+		if err != nil {
+			close(queue)
+			wg.Wait()
+			return nil, fmt.Errorf("list %s: %w", dirPath, err)
+		}
 	}
-	half := len(files) / 2
-	errc := make(chan error, 1)
-	go func() { errc <- stat(files[half:]) }()
-	err := stat(files[:half])
-	if err2 := <-errc; err == nil {
-		err = err2
+	close(queue)
+	work() // help finish the queue
+	wg.Wait()
+	return batches, firstErr
+}
+
+// modeOfType is the listing's mode of a directory entry's type; regular
+// files are confirmed by their stat.
+func modeOfType(t fs.FileMode) record.Mode {
+	switch {
+	case t&fs.ModeSymlink != 0:
+		return record.ModeSymlink
+	case t.IsDir():
+		return record.ModeDir
+	case t.IsRegular():
+		return record.ModeRegular
 	}
-	return err
+	return record.ModeOther
+}
+
+// statBatch fills in the stat data of the regular files of b.
+func statBatch(dfd int, dirPath string, b []record.Entry) error {
+	for i := range b {
+		e := &b[i]
+		if e.Mode != record.ModeRegular {
+			continue
+		}
+		st, err := lstatAt(dfd, dirPath, path.Base(e.Path))
+		if err != nil {
+			return fmt.Errorf("stat %s: %w", filepath.Join(dirPath, path.Base(e.Path)), err)
+		}
+		if !st.mode.IsRegular() { // replaced since it was listed
+			e.Mode = record.ModeOther
+			continue
+		}
+		e.Size, e.Stamp = st.stamp.Size, st.stamp
+		// The plan's lock is the owner's write bit (chmod u-w, -r--).
+		e.ReadOnly = st.mode.Perm()&0o200 == 0
+	}
+	return nil
 }

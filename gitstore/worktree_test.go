@@ -589,3 +589,24 @@ func BenchmarkWorktreeSnapshotRead(b *testing.B) {
 		}
 	}
 }
+
+// TestWorktreeSnapshotOwned: a working-tree snapshot says its reads are
+// the caller's to change, and they are: a new buffer every time.
+func TestWorktreeSnapshotOwned(t *testing.T) {
+	root := t.TempDir()
+	mkdirAll(t, root, ".yoi/knowledge")
+	writeFile(t, filepath.Join(root, ".yoi", "knowledge"), "a.md", []byte("Text"), 0o644)
+	snap := mustSnapshot(t, root, 0)
+	if !snap.Owned {
+		t.Fatal("a working-tree snapshot is not Owned")
+	}
+	first, err := snap.Read("knowledge/a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first[0] = 'X'
+	second, err := snap.Read("knowledge/a.md")
+	if err != nil || string(second) != "Text" {
+		t.Errorf("second read %q, %v after changing the first", second, err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 // for matching. A machine-local cache keeps these per file stamp.
 type Examined struct {
 	Text            bool   // UTF-8 without NUL bytes; other files are skipped
+	Facts           bool   // the frontmatter was looked at: Kind and the rest below are the record's
 	Kind            string // knowledge kind (rule, fact, …) or record kind (summary, decision, request)
 	Description     string
 	ModelInvokation bool
@@ -21,16 +22,36 @@ type Examined struct {
 	Lower           []byte // the whole file lowered; empty unless Text
 }
 
-// Examiner returns the examination of a regular record entry of a snapshot.
-type Examiner func(e record.Entry) (Examined, error)
-
-// Examine looks at one record file's content.
-func Examine(path string, content []byte) Examined {
+// ExamineText looks at a record file's text only: whether it is text, and
+// the text lowered for matching. Decoding the frontmatter of every record
+// would cost a search more than matching them; a search decodes its hits.
+func ExamineText(path string, content []byte) Examined {
 	if !utf8.Valid(content) || bytes.IndexByte(content, 0) >= 0 {
 		return Examined{Problem: "not UTF-8 text"}
 	}
-	loc := record.Classify(path)
-	ex := Examined{Text: true, Kind: loc.Kind.String(), UserInvocable: true, Lower: bytes.ToLower(content)}
+	return Examined{Text: true, Kind: record.Classify(path).Kind.String(), UserInvocable: true, Lower: lower(content)}
+}
+
+// ExamineTextInPlace is ExamineText lowering content in place when it can
+// (ASCII text): Lower then is content, which the caller gives up. A cold
+// search examines every record and keeps only the lowered texts.
+func ExamineTextInPlace(path string, content []byte) Examined {
+	if !utf8.Valid(content) || bytes.IndexByte(content, 0) >= 0 {
+		return Examined{Problem: "not UTF-8 text"}
+	}
+	return Examined{Text: true, Kind: record.Classify(path).Kind.String(), UserInvocable: true, Lower: lowerInPlace(content)}
+}
+
+// Examiner returns the examination of a regular record entry of a snapshot.
+type Examiner func(e record.Entry) (Examined, error)
+
+// Examine looks at one record file's content: its text and its facts.
+func Examine(path string, content []byte) Examined {
+	ex := ExamineText(path, content)
+	if !ex.Text {
+		return ex
+	}
+	ex.Facts = true
 	rec, _, err := record.Decode(path, content)
 	if err != nil {
 		ex.Problem = "frontmatter unreadable (" + err.Error() + "); searched as text"
@@ -44,13 +65,14 @@ func Examine(path string, content []byte) Examined {
 	return ex
 }
 
-// ReadExaminer examines entries by reading them from snap.
-func ReadExaminer(snap record.Snapshot) Examiner {
+// ReadExaminer examines entries by reading them from snap, with examine
+// (Examine or ExamineText).
+func ReadExaminer(snap record.Snapshot, examine func(path string, content []byte) Examined) Examiner {
 	return func(e record.Entry) (Examined, error) {
 		content, err := snap.Read(e.Path)
 		if err != nil {
 			return Examined{}, err
 		}
-		return Examine(e.Path, content), nil
+		return examine(e.Path, content), nil
 	}
 }

@@ -79,7 +79,10 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) ([]Hit, []
 	}
 	examine := opts.Examine
 	if examine == nil {
-		examine = ReadExaminer(snap)
+		examine = ReadExaminer(snap, ExamineText)
+		if snap.Owned {
+			examine = ReadExaminer(snap, ExamineTextInPlace)
+		}
 	}
 	var hits []Hit
 	var skipped []Skipped
@@ -122,7 +125,7 @@ func searchOne(snap record.Snapshot, e record.Entry, loc record.Location, examin
 	if !ex.Text {
 		return Hit{}, false, ex.Problem
 	}
-	if !containsAll(ex.Lower, terms) || (q.Kind != "" && !strings.EqualFold(q.Kind, ex.Kind)) {
+	if !containsAll(ex.Lower, terms) || (ex.Facts && q.Kind != "" && !strings.EqualFold(q.Kind, ex.Kind)) {
 		return Hit{}, false, ""
 	}
 	content, err := snap.Read(e.Path)

@@ -3,7 +3,9 @@ package record
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // Mode is the type of a snapshot entry.
@@ -49,6 +51,9 @@ func (s Stamp) IsZero() bool { return s == Stamp{} }
 type Snapshot struct {
 	Entries []Entry
 	Read    func(path string) ([]byte, error)
+	// Owned says that Read returns a new buffer on every call, which the
+	// caller may change (a cold search lowers the records in place).
+	Owned bool
 }
 
 // ErrNotExist is returned by Snapshot reads of paths it does not hold.
@@ -65,7 +70,7 @@ func (s Snapshot) Lookup(path string) (Entry, bool) {
 
 // Sort orders the entries by path; Lookup needs it.
 func (s *Snapshot) Sort() {
-	sort.Slice(s.Entries, func(i, j int) bool { return s.Entries[i].Path < s.Entries[j].Path })
+	slices.SortFunc(s.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 }
 
 // Apply returns the snapshot as it would be after cs: puts become regular

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -72,13 +71,26 @@ func openSessionLog(path, format string) (*sessionLog, error) {
 	return l, nil
 }
 
-var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// safeName tells whether s may be used in a file name as it is: a letter
+// or digit, then letters, digits, '.', '_' or '-', at most 128 in all.
+func safeName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for i, c := range []byte(s) {
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // key names the log's machine-local state: the agent (format) and the
 // session, or a digest of the session id when it is not a safe file name.
 func (l *sessionLog) key() string {
 	s := l.session
-	if !safeName.MatchString(s) {
+	if !safeName(s) {
 		sum := sha256.Sum256([]byte(s))
 		s = "sha256-" + hex.EncodeToString(sum[:16])
 	}

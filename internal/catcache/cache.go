@@ -1,13 +1,16 @@
 package catcache
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/yoimem/git-yoimem/memory"
@@ -33,6 +36,8 @@ type Cache struct {
 	factsOnly bool
 
 	mu      sync.Mutex
+	next    atomic.Int64          // where the next lookup looks first: examinations come in path order
+	served  atomic.Int64          // loaded entries served as valid since the last load or save
 	fresh   map[string]freshEntry // examined by reading since the last load or save
 	dirty   bool                  // fresh has entries the file lacks
 	damaged bool
@@ -49,15 +54,16 @@ type freshEntry struct {
 // changed since without changing them.
 const Granularity = 2 * time.Second
 
-// Load reads the cache file at path. A missing or damaged file gives an
+// Load reads the cache file at path: a cache of the texts of records
+// (memory.ExamineText), for searches. A missing or damaged file gives an
 // empty cache (it is only ever a copy of what the records say); other
 // read errors are returned with the cache still usable, empty.
 func Load(path string, now func() time.Time) (*Cache, error) {
 	return load(path, now, false)
 }
 
-// LoadFacts is Load for a cache that keeps the facts of each file but not
-// its lowered text: its examinations have Lower nil.
+// LoadFacts is Load for a cache of the facts of records (memory.Examine)
+// without their lowered texts, for the always-on context.
 func LoadFacts(path string, now func() time.Time) (*Cache, error) {
 	return load(path, now, true)
 }
@@ -80,8 +86,12 @@ func load(path string, now func() time.Time, factsOnly bool) (*Cache, error) {
 
 // lookup finds a loaded entry by path.
 func (c *Cache) lookup(path string) (entry, bool) {
-	i := sort.Search(len(c.loaded), func(i int) bool { return c.loaded[i].path >= path })
+	i := int(c.next.Load())
+	if i >= len(c.loaded) || c.loaded[i].path != path {
+		i = sort.Search(len(c.loaded), func(i int) bool { return c.loaded[i].path >= path })
+	}
 	if i < len(c.loaded) && c.loaded[i].path == path {
+		c.next.Store(int64(i + 1))
 		return c.loaded[i], true
 	}
 	return entry{}, false
@@ -98,6 +108,7 @@ func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
 			return f.ex, nil
 		}
 		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(e.Stamp, c.written) {
+			c.served.Add(1)
 			return ce.ex, nil
 		}
 		var at int64
@@ -108,9 +119,14 @@ func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
 		if err != nil {
 			return memory.Examined{}, err
 		}
-		ex := memory.Examine(e.Path, content)
+		var ex memory.Examined
 		if c.factsOnly {
+			ex = memory.Examine(e.Path, content)
 			ex.Lower = nil
+		} else if snap.Owned {
+			ex = memory.ExamineTextInPlace(e.Path, content) // content is ours, read for this
+		} else {
+			ex = memory.ExamineText(e.Path, content)
 		}
 		// A stamp that does not give the size read describes another
 		// version of the file than the one examined.
@@ -135,6 +151,9 @@ func settledBefore(s record.Stamp, t int64) bool {
 func (c *Cache) Save(snap record.Snapshot) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if served := int(c.served.Load()); !c.damaged && !c.dirty && served == len(c.loaded) && served == regularFiles(snap) {
+		return nil // every listed file was served from the cache as it is
+	}
 	next := make([]entry, 0, len(snap.Entries))
 	kept := 0
 	for _, e := range snap.Entries {
@@ -156,13 +175,15 @@ func (c *Cache) Save(snap record.Snapshot) error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o777); err != nil {
 		return fmt.Errorf("write cache %s: %w", c.path, err)
 	}
-	written, err := writeReplace(c.path, encode(next))
+	written, err := writeReplace(c.path, func(w io.Writer) error { return writeEntries(w, next) })
 	if err != nil {
 		return fmt.Errorf("write cache %s: %w", c.path, err)
 	}
 	// The saved state is what a new Load would see.
 	c.loaded, c.written = next, written
 	c.fresh, c.dirty, c.damaged = map[string]freshEntry{}, false, false
+	c.served.Store(0)
+	c.next.Store(0)
 	return nil
 }
 
@@ -170,12 +191,16 @@ func (c *Cache) Save(snap record.Snapshot) error {
 // readers see the old cache or the new one, and a mapped old file is never
 // truncated under its reader. A cache needs no fsync: lost, it is rebuilt.
 // It returns the new file's modification time.
-func writeReplace(path string, data []byte) (int64, error) {
+func writeReplace(path string, write func(io.Writer) error) (int64, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return 0, err
 	}
-	_, err = f.Write(data)
+	bw := bufio.NewWriterSize(f, 256<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	var fi os.FileInfo
 	if err == nil {
 		fi, err = f.Stat()
@@ -191,4 +216,14 @@ func writeReplace(path string, data []byte) (int64, error) {
 		return 0, err
 	}
 	return fi.ModTime().UnixNano(), nil
+}
+
+func regularFiles(snap record.Snapshot) int {
+	n := 0
+	for _, e := range snap.Entries {
+		if e.Mode == record.ModeRegular {
+			n++
+		}
+	}
+	return n
 }

@@ -1,9 +1,11 @@
 package catcache
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
 	"unsafe"
 
 	"github.com/yoimem/git-yoimem/memory"
@@ -12,7 +14,7 @@ import (
 
 // magic starts every cache file; the digit is the format version, raised
 // whenever the layout or what memory.Examine computes changes.
-const magic = "yoimem-catalog 1\n"
+const magic = "yoimem-catalog 2\n"
 
 // entry is one cached examination.
 type entry struct {
@@ -25,19 +27,30 @@ const (
 	flagText = 1 << iota
 	flagInvocable
 	flagUserInvocable
+	flagFacts
 )
 
 // encode lays entries out as magic, count, the entries, and a CRC-32C of
 // everything before it.
 func encode(entries []entry) []byte {
-	size := len(magic) + 16
-	for _, e := range entries {
-		size += len(e.path) + len(e.ex.Kind) + len(e.ex.Description) + len(e.ex.Status) + len(e.ex.Problem) + len(e.ex.Lower) + 64
+	var b bytes.Buffer
+	writeEntries(&b, entries) // a bytes.Buffer does not fail
+	return b.Bytes()
+}
+
+// writeEntries writes what encode returns to w, a piece at a time: a cache
+// of megabytes of text is never copied into one buffer first.
+func writeEntries(w io.Writer, entries []entry) error {
+	sum := crc32.New(castagnoli())
+	out := io.MultiWriter(w, sum)
+	var head []byte
+	head = append(head, magic...)
+	head = binary.AppendUvarint(head, uint64(len(entries)))
+	if _, err := out.Write(head); err != nil {
+		return err
 	}
-	b := make([]byte, 0, size)
-	b = append(b, magic...)
-	b = binary.AppendUvarint(b, uint64(len(entries)))
 	for _, e := range entries {
+		b := head[:0]
 		b = appendString(b, e.path)
 		b = binary.AppendVarint(b, e.stamp.Size)
 		b = binary.AppendVarint(b, e.stamp.ModNs)
@@ -48,9 +61,17 @@ func encode(entries []entry) []byte {
 		b = appendString(b, e.ex.Description)
 		b = appendString(b, e.ex.Status)
 		b = appendString(b, e.ex.Problem)
-		b = appendString(b, string(e.ex.Lower))
+		b = binary.AppendUvarint(b, uint64(len(e.ex.Lower)))
+		if _, err := out.Write(b); err != nil {
+			return err
+		}
+		if _, err := out.Write(e.ex.Lower); err != nil {
+			return err
+		}
+		head = b
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
+	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
+	return err
 }
 
 func flags(ex memory.Examined) byte {
@@ -63,6 +84,9 @@ func flags(ex memory.Examined) byte {
 	}
 	if ex.UserInvocable {
 		f |= flagUserInvocable
+	}
+	if ex.Facts {
+		f |= flagFacts
 	}
 	return f
 }
@@ -98,7 +122,11 @@ func decode(data []byte) ([]entry, error) {
 		e.stamp.Size, e.stamp.ModNs, e.stamp.ChangeNs = d.varint(), d.varint(), d.varint()
 		e.stamp.Ino = d.uvarint()
 		f := d.byte()
+		if f&^(flagText|flagInvocable|flagUserInvocable|flagFacts) != 0 {
+			return nil, errDamaged
+		}
 		e.ex.Text, e.ex.ModelInvokation, e.ex.UserInvocable = f&flagText != 0, f&flagInvocable != 0, f&flagUserInvocable != 0
+		e.ex.Facts = f&flagFacts != 0
 		e.ex.Kind = d.string()
 		e.ex.Description = d.string()
 		e.ex.Status = d.string()
