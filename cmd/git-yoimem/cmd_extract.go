@@ -227,7 +227,9 @@ func (x *extractor) scan(st *extract.State) error {
 			warnf(x.env.Stderr, "token ledger not updated: %v", err)
 		}
 	}
-	return x.saveState(*st)
+	// Only the scan moved: state rebuilt by rescanning if lost, so it
+	// need not wait for the disk.
+	return x.saveState(*st, false)
 }
 
 // extractOnce extracts everything between the pointer and the scan
@@ -254,7 +256,7 @@ func (x *extractor) extractOnce(ctx context.Context, st *extract.State, provider
 		run.Staging = record.StagingDir + "/" + id + ".json"
 	}
 	st.MovePointer()
-	if err := x.saveState(*st); err != nil {
+	if err := x.saveState(*st, true); err != nil {
 		return run, cannotRun(err)
 	}
 	if x.log.format == "native" {
@@ -391,12 +393,17 @@ func (x *extractor) loadState() (extract.State, error) {
 	return st, nil
 }
 
-func (x *extractor) saveState(st extract.State) error {
+// saveState writes the state atomically; durably when the pointer moved.
+func (x *extractor) saveState(st extract.State, durable bool) error {
 	st.Format, st.Session, st.Log = string(x.log.format), x.log.session, x.log.path
 	if err := os.MkdirAll(x.dir, 0o755); err != nil {
 		return fmt.Errorf("save extract state: %w", err)
 	}
-	if err := atomicfile.Write(x.statePath(), st.Marshal(), 0o644); err != nil {
+	write := atomicfile.Replace
+	if durable {
+		write = atomicfile.Write
+	}
+	if err := write(x.statePath(), st.Marshal(), 0o644); err != nil {
 		return fmt.Errorf("save extract state: %w", err)
 	}
 	return nil

@@ -31,3 +31,18 @@ func TestWriteMissingDir(t *testing.T) {
 		t.Fatal("write into a missing directory succeeded")
 	}
 }
+
+func TestReplace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	for _, content := range []string{"one", "two, longer"} {
+		if err := Replace(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != content {
+			t.Errorf("read %q, %v; want %q", b, err, content)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("%d files left, want 1 (no temporary file)", len(entries))
+	}
+}
