@@ -24,11 +24,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/buildinfo"
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
-	"strings"
 	"syscall"
 
 	"github.com/yoimem/git-yoimem/llm/apis"
@@ -67,19 +66,4 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 2
 }
 
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	v := info.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += "+" + s.Value[:12]
-			}
-		}
-	}
-	return strings.TrimPrefix(v, "v")
-}
+func version() string { return buildinfo.Version() }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
+	"github.com/yoimem/git-yoimem/internal/buildinfo"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -104,22 +104,7 @@ func run(ctx context.Context, args []string, env Env) int {
 	return report(env.Stderr, err)
 }
 
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	v := info.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += "+" + s.Value[:12]
-			}
-		}
-	}
-	return strings.TrimPrefix(v, "v")
-}
+func version() string { return buildinfo.Version() }
 
 // formatFlag is the --format flag of listing commands.
 func formatFlag(dest *string) *cli.StringFlag {
