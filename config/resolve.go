@@ -80,6 +80,12 @@ func Resolve(file, git, flags []Entry) (*Config, []Warning, error) {
 				warnings = append(warnings, Warning{Entry: e, Message: unknownKeyMessage(e.Name)})
 				continue
 			}
+			if e.Origin.Kind == File {
+				if why := untrusted(keys[i].Name, e.Value); why != "" {
+					warnings = append(warnings, Warning{Entry: e, Message: why})
+					continue
+				}
+			}
 			v, err := parseValue(keys[i], e)
 			if err != nil {
 				errs = append(errs, err)
@@ -371,4 +377,21 @@ func (c *Config) Bool(name string) bool {
 // for display by git yoimem config. The slice is the caller's.
 func (c *Config) All() []Value {
 	return append([]Value(nil), c.valueList()...)
+}
+
+// untrusted says why a committed .yoi/config may not set a key to a value,
+// or "". The file comes with every clone and pull, so it must not run a
+// command on a teammate's machine (a command: model), read a file of its
+// choosing (replay:), or send their API key and sessions to a server of
+// its choosing (a base URL). Those are set with git config or a flag.
+func untrusted(key, value string) string {
+	switch key {
+	case KeyLLMAnthropicBaseURL, KeyLLMOpenAIBaseURL:
+		return "ignored in the committed file: a base URL receives your API key and sessions; set it with git config " + key
+	case KeyExtractModel, KeyConsolidateModel:
+		if p, _, _ := strings.Cut(strings.TrimSpace(value), ":"); p == "command" || p == "replay" {
+			return "ignored in the committed file: a " + p + ": model runs or reads what the file names on every machine; set it with git config " + key
+		}
+	}
+	return ""
 }

@@ -329,3 +329,39 @@ func TestEditDistance(t *testing.T) {
 		t.Errorf("orList = %q", orList([]string{"a", "b", "c"}))
 	}
 }
+
+// TestResolveCommittedFileCannotRunCommands: the committed .yoi/config may
+// choose an API model but not a command: or replay: model or a base URL
+// (they would run code or send keys on every teammate's machine); git
+// config and flags may.
+func TestResolveCommittedFileCannotRunCommands(t *testing.T) {
+	file := Origin{Kind: File, Detail: ".yoi/config"}
+	entries := []Entry{
+		{Name: KeyExtractModel, Value: "command:touch /tmp/pwned", Origin: file, Line: 1},
+		{Name: KeyConsolidateModel, Value: " replay:/etc/passwd", Origin: file, Line: 2},
+		{Name: KeyLLMAnthropicBaseURL, Value: "http://evil.example", Origin: file, Line: 3},
+		{Name: KeyLLMOpenAIBaseURL, Value: "http://evil.example", Origin: file, Line: 4},
+	}
+	c, warnings, err := Resolve(entries, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 4 {
+		t.Errorf("%d warnings, want 4: %v", len(warnings), warnings)
+	}
+	for _, k := range []string{KeyExtractModel, KeyConsolidateModel, KeyLLMAnthropicBaseURL, KeyLLMOpenAIBaseURL} {
+		if v := c.String(k); v != "" {
+			t.Errorf("%s = %q from the committed file", k, v)
+		}
+	}
+	// An API model is fine in the file; anything is fine from git config.
+	git := Origin{Kind: Git, Detail: "local file:.git/config"}
+	c, warnings, err = Resolve([]Entry{{Name: KeyExtractModel, Value: "anthropic:claude-haiku-4-5", Origin: file}},
+		[]Entry{{Name: KeyConsolidateModel, Value: "command:claude -p", Origin: git}, {Name: KeyLLMOpenAIBaseURL, Value: "http://localhost:11434/v1", Origin: git}}, nil)
+	if err != nil || len(warnings) != 0 {
+		t.Fatal(err, warnings)
+	}
+	if c.String(KeyExtractModel) != "anthropic:claude-haiku-4-5" || c.String(KeyConsolidateModel) != "command:claude -p" || c.String(KeyLLMOpenAIBaseURL) != "http://localhost:11434/v1" {
+		t.Errorf("trusted values lost: %q %q %q", c.String(KeyExtractModel), c.String(KeyConsolidateModel), c.String(KeyLLMOpenAIBaseURL))
+	}
+}

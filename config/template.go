@@ -44,6 +44,10 @@ func DefaultFileText() string {
 			}
 		}
 		fmt.Fprintf(&b, "\t# %s\n", k.Doc)
+		if untrusted(k.Name, "") != "" {
+			fmt.Fprintf(&b, "\t# (not in this file: set it with git config %s)\n", k.Name)
+			continue
+		}
 		if k.Default == "" {
 			fmt.Fprintf(&b, "\t# %s =\n", key)
 		} else {

@@ -29,7 +29,8 @@ func TestDefaultFileTextHasNoSettings(t *testing.T) {
 var settingLine = regexp.MustCompile(`^\t# ([A-Za-z][A-Za-z0-9-]*) =( .*)?$`)
 
 func TestDefaultFileTextUncommented(t *testing.T) {
-	lines := strings.Split(DefaultFileText(), "\n")
+	text := DefaultFileText()
+	lines := strings.Split(text, "\n")
 	seen := map[string]bool{}
 	var all []string
 	for i, line := range lines {
@@ -58,7 +59,15 @@ func TestDefaultFileTextUncommented(t *testing.T) {
 		}
 		seen[v.Key.Name] = true
 	}
+	fileKeys := 0
 	for _, k := range Keys() {
+		if untrusted(k.Name, "") != "" {
+			if seen[k.Name] || !strings.Contains(text, "set it with git config "+k.Name) {
+				t.Errorf("DefaultFileText() offers %s, which the committed file may not set", k.Name)
+			}
+			continue
+		}
+		fileKeys++
 		if !seen[k.Name] {
 			t.Errorf("DefaultFileText() has no setting line for %s", k.Name)
 		}
@@ -68,8 +77,8 @@ func TestDefaultFileTextUncommented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != len(Keys()) {
-		t.Fatalf("all uncommented: %d entries, want %d", len(entries), len(Keys()))
+	if len(entries) != fileKeys {
+		t.Fatalf("all uncommented: %d entries, want %d", len(entries), fileKeys)
 	}
 	c, warnings, err := Resolve(entries, nil, nil)
 	if err != nil || len(warnings) > 0 {
@@ -77,6 +86,12 @@ func TestDefaultFileTextUncommented(t *testing.T) {
 	}
 	for i, v := range c.All() {
 		d := Defaults().All()[i]
+		if untrusted(v.Key.Name, "") != "" {
+			if v.Origin.Kind != Default {
+				t.Errorf("all uncommented: %s set from the file", v.Key.Name)
+			}
+			continue
+		}
 		if v.Origin.Kind != File || v.Raw != d.Raw || v.num != d.num || v.flt != d.flt || v.bl != d.bl {
 			t.Errorf("all uncommented: %s = %+v, want the default %+v", v.Key.Name, v, d)
 		}

@@ -63,15 +63,21 @@ func NewClock(ticks []Tick) *Clock {
 	return c
 }
 
-// dedupe keeps, per session in From order, the ticks that begin after the
-// last range kept.
+// dedupe keeps, per session, the ticks that begin after the last range
+// kept, taking ranges by From and the longest first: a log read again from
+// its start (its machine-local state lost) covers what was read before,
+// and counts once, whatever order the ledger lists the readings in.
 func dedupe(ticks []Tick) []Tick {
 	sorted := append([]Tick(nil), ticks...)
 	sort.SliceStable(sorted, func(i, j int) bool {
-		if sorted[i].Session != sorted[j].Session {
-			return sorted[i].Session < sorted[j].Session
+		a, b := sorted[i], sorted[j]
+		if a.Session != b.Session {
+			return a.Session < b.Session
 		}
-		return sorted[i].From < sorted[j].From
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		return a.To > b.To
 	})
 	var out []Tick
 	last := map[string]int{}

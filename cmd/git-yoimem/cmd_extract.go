@@ -145,7 +145,13 @@ func (x *extractor) statePath() string { return filepath.Join(x.dir, x.log.key()
 func (x *extractor) run(ctx context.Context) (extractReport, error) {
 	threshold := x.w.cfg.Int(config.KeyExtractTokenThreshold)
 	rep := extractReport{Session: x.log.session, Format: string(x.log.format), Log: displayPath(x.env, x.log.path), Threshold: threshold, Runs: []extractRun{}}
-	unlock, held, err := lockSession(x.dir, x.log.key(), x.env.Now())
+	// A run waits a moment for a holder that may be a check (milliseconds)
+	// rather than dropping its trigger; a check never waits.
+	wait := 2 * time.Second
+	if x.opts.check {
+		wait = 0
+	}
+	unlock, held, err := lockSession(x.dir, x.log.key(), x.env.Now(), wait)
 	if err != nil {
 		return rep, cannotRun(err)
 	}
@@ -222,7 +228,9 @@ func (x *extractor) scan(st *extract.State) error {
 		return err
 	}
 	if res.tokens > 0 {
-		tick := metrics.Tick{Time: x.env.Now().UTC(), Session: x.log.session, From: res.from, To: res.to, Tokens: res.tokens}
+		// The ledger's session is the log: two logs of one session (a
+		// sub-agent's) have their own line numbers.
+		tick := metrics.Tick{Time: x.env.Now().UTC(), Session: x.log.key(), From: res.from, To: res.to, Tokens: res.tokens}
 		if err := localMetrics(x.w).Tick(tick); err != nil {
 			warnf(x.env.Stderr, "token ledger not updated: %v", err)
 		}
@@ -250,7 +258,7 @@ func (x *extractor) extractOnce(ctx context.Context, st *extract.State, provider
 		Decisions: len(res.Activity.Decisions), Discussions: len(res.Activity.Discussions), Attempts: len(res.Activity.Attempts), Requests: len(res.Activity.Requests)}
 	var id string
 	if !res.Activity.Empty() {
-		if id, err = x.writeStaging(provider, run, res.Activity); err != nil {
+		if id, err = x.writeStaging(run, res.Activity); err != nil {
 			return extractRun{}, cannotRun(err, "the pointer did not move: the next run covers the same entries")
 		}
 		run.Staging = record.StagingDir + "/" + id + ".json"
@@ -264,14 +272,14 @@ func (x *extractor) extractOnce(ctx context.Context, st *extract.State, provider
 		if ok, err := x.log.appendPointer(line); err != nil {
 			warnf(x.env.Stderr, "%v; the pointer is kept on this machine only", err)
 		} else if !ok {
-			warnf(x.env.Stderr, "the log ends in a half-written line; the pointer is kept on this machine until the next run")
+			warnf(x.env.Stderr, "the log ends in a half-written line; the pointer is kept on this machine, and the log gets it with the next run that moves it")
 		}
 	}
 	return run, nil
 }
 
 // writeStaging writes the staging file atomically and durably.
-func (x *extractor) writeStaging(provider llm.Provider, run extractRun, a extract.Activity) (string, error) {
+func (x *extractor) writeStaging(run extractRun, a extract.Activity) (string, error) {
 	u, err := uuid.NewV7()
 	if err != nil {
 		return "", fmt.Errorf("staging id: %w", err)
@@ -285,12 +293,9 @@ func (x *extractor) writeStaging(provider llm.Provider, run extractRun, a extrac
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(x.w.yoiDir(), filepath.FromSlash(record.StagingDir))
-	if _, err := os.Stat(x.w.yoiDir()); err != nil {
-		return "", fmt.Errorf("no .yoi/ in %s: run 'git yoimem init' first", displayPath(x.env, x.w.root))
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("create %s: %w", dir, err)
+	dir, err := realDir(x.w.root, record.Dir+"/"+record.StagingDir)
+	if err != nil {
+		return "", err
 	}
 	if err := atomicfile.Write(filepath.Join(dir, s.ID+".json"), b, 0o644); err != nil {
 		return "", err
@@ -326,6 +331,33 @@ func modelLabel(model string) string {
 		return kind + ":" + filepath.Base(argv0)
 	}
 	return model
+}
+
+// realDir makes the directory rel below root, each component a real
+// directory: a symlink anywhere on the way (.yoi/memory pointing outside,
+// say) is refused, so nothing is written outside .yoi/.
+func realDir(root, rel string) (string, error) {
+	dir := root
+	for i, part := range strings.Split(rel, "/") {
+		dir = filepath.Join(dir, part)
+		fi, err := os.Lstat(dir)
+		if errors.Is(err, os.ErrNotExist) && i > 0 { // .yoi/ itself must exist
+			if err = os.Mkdir(dir, 0o755); err == nil || errors.Is(err, os.ErrExist) {
+				fi, err = os.Lstat(dir)
+			}
+		}
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return "", fmt.Errorf("no .yoi/ in %s: run 'git yoimem init' first", root)
+		case err != nil:
+			return "", err
+		case fi.Mode()&os.ModeSymlink != 0:
+			return "", fmt.Errorf("%s is a symlink; staging files are written only inside .yoi/", dir)
+		case !fi.IsDir():
+			return "", fmt.Errorf("%s is not a directory", dir)
+		}
+	}
+	return dir, nil
 }
 
 // openModel opens a model string with the yoimem.llm.* settings.
@@ -378,20 +410,34 @@ func environ(env Env) []string {
 
 func (x *extractor) loadState() (extract.State, error) {
 	fresh := extract.State{Format: string(x.log.format), Session: x.log.session, Log: x.log.path}
-	b, err := os.ReadFile(x.statePath())
+	st, err := readState(x.statePath())
+	if err == nil {
+		return st, nil
+	}
+	// The scan state is saved without waiting for the disk; the pointer,
+	// when it moved, was also saved durably beside it.
+	if saved, perr := readState(x.pointerPath()); perr == nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			warnf(x.env.Stderr, "%v; going on from the last saved pointer (entry %d)", err, saved.Pointer.Index)
+		}
+		return saved, nil
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return fresh, nil
 	}
-	if err != nil {
-		return fresh, fmt.Errorf("read extract state: %w", err)
-	}
-	st, err := extract.ParseState(x.statePath(), b)
-	if err != nil {
-		warnf(x.env.Stderr, "%v; starting this log over", err)
-		return fresh, nil
-	}
-	return st, nil
+	warnf(x.env.Stderr, "%v; starting this log over", err)
+	return fresh, nil
 }
+
+func readState(path string) (extract.State, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return extract.State{}, fmt.Errorf("read extract state: %w", err)
+	}
+	return extract.ParseState(path, b)
+}
+
+func (x *extractor) pointerPath() string { return filepath.Join(x.dir, x.log.key()+".pointer.json") }
 
 // saveState writes the state atomically; durably when the pointer moved.
 func (x *extractor) saveState(st extract.State, durable bool) error {
@@ -399,11 +445,14 @@ func (x *extractor) saveState(st extract.State, durable bool) error {
 	if err := os.MkdirAll(x.dir, 0o755); err != nil {
 		return fmt.Errorf("save extract state: %w", err)
 	}
-	write := atomicfile.Replace
 	if durable {
-		write = atomicfile.Write
+		// The pointer moved: a copy that only moves with it, written
+		// durably, survives a crash that empties the state file.
+		if err := atomicfile.Write(x.pointerPath(), st.Marshal(), 0o644); err != nil {
+			return fmt.Errorf("save extract pointer: %w", err)
+		}
 	}
-	if err := write(x.statePath(), st.Marshal(), 0o644); err != nil {
+	if err := atomicfile.Replace(x.statePath(), st.Marshal(), 0o644); err != nil {
 		return fmt.Errorf("save extract state: %w", err)
 	}
 	return nil

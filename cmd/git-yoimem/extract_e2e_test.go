@@ -32,7 +32,7 @@ const ccSession = "11111111-2222-3333-4444-555555555555"
 
 // ccStateFile is where the machine-local state of the Claude Code fixture
 // lives, under .git/.
-var ccStateFile = filepath.Join(".git", "yoimem", "extract", "claude-code-"+ccSession+".json")
+var ccStateFile = filepath.Join(".git", "yoimem", "extract", "claude-code-"+ccSession+"-session.json") // the log is session.jsonl: its name is part of the key
 
 // goodActivity is a schema-valid answer.
 const goodActivity = `{"decisions":[{"topic":"list order","options":["sort by name","insertion order"],"chosen":"insertion order","rationale":"TestList expects it"}],"discussions":[],"attempts":[{"what":"go test ./cmd/...","result":"TestList failed","success":false}],"requests":[{"intent":"add JSON output","target":"list command","summary":"a --json flag for list"}]}`
@@ -756,7 +756,7 @@ func TestExtractKilledMidRun(t *testing.T) {
 	logBefore := r.read("session.jsonl")
 
 	cmd, exited, modelPID := r.startBlocked(io.Discard, io.Discard)
-	if _, err := os.Stat(r.path(filepath.Join(".git", "yoimem", "extract", "claude-code-"+ccSession+".lock"))); err != nil {
+	if _, err := os.Stat(r.path(filepath.Join(".git", "yoimem", "extract", "claude-code-"+ccSession+"-session.lock"))); err != nil {
 		t.Errorf("no lock file while a run is in flight: %v", err)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {

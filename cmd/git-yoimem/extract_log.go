@@ -86,15 +86,25 @@ func safeName(s string) bool {
 	return true
 }
 
-// key names the log's machine-local state: the agent (format) and the
-// session, or a digest of the session id when it is not a safe file name.
+// key names the log's machine-local state: the agent (format), the
+// session, and the file's name when it does not hold the session id. A
+// Claude Code sub-agent's transcript (<session>/subagents/agent-<id>.jsonl)
+// carries its parent's session id; it is another log, with its own lines
+// and pointer. Parts that are not safe in a file name become a digest.
 func (l *sessionLog) key() string {
-	s := l.session
-	if !safeName(s) {
-		sum := sha256.Sum256([]byte(s))
-		s = "sha256-" + hex.EncodeToString(sum[:16])
+	k := string(l.format) + "-" + safeOrDigest(l.session)
+	if base := strings.TrimSuffix(filepath.Base(l.path), filepath.Ext(l.path)); !strings.Contains(base, l.session) {
+		k += "-" + safeOrDigest(base)
 	}
-	return string(l.format) + "-" + s
+	return k
+}
+
+func safeOrDigest(s string) string {
+	if safeName(s) {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + hex.EncodeToString(sum[:16])
 }
 
 // scanned is what one scan added: the ledger's reading.
@@ -153,8 +163,14 @@ func (l *sessionLog) scanForeign(f io.Reader, st *extract.State, opts sessionlog
 // scanNative also finds pointers in the log: a native log carries its own
 // (an extension entry), which wins over what this machine remembers.
 func (l *sessionLog) scanNative(f io.Reader, st *extract.State, opts sessionlog.Options) (scanned, error) {
+	return l.scanNativeAfter(f, st, opts, st.Scan.Index)
+}
+
+// scanNativeAfter scans from opts' position; the ledger reading counts only
+// lines after ledgerAfter, which an earlier scan has not counted.
+func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessionlog.Options, ledgerAfter int) (scanned, error) {
 	r := sessionlog.NewReader(f, l.format, opts)
-	res := scanned{from: st.Scan.Index + 1}
+	res := scanned{from: ledgerAfter + 1}
 	type usage struct {
 		index  int
 		tokens int64
@@ -170,7 +186,9 @@ func (l *sessionLog) scanNative(f io.Reader, st *extract.State, opts sessionlog.
 		}
 		if e.Usage != nil {
 			calls = append(calls, usage{e.Index, e.Usage.InputTokens})
-			res.tokens += e.Usage.InputTokens
+			if e.Index > ledgerAfter {
+				res.tokens += e.Usage.InputTokens
+			}
 		}
 		if e.Extension != nil {
 			if p, ok := extract.ParseNativePointer(e.Extension.Domain, e.Extension.Payload); ok && p.Through > st.Pointer.Index && p.Offset <= e.Offset {
@@ -179,7 +197,7 @@ func (l *sessionLog) scanNative(f io.Reader, st *extract.State, opts sessionlog.
 					// from it (once; the log is the authority).
 					st.Pointer = extract.Position{Index: p.Through, Offset: p.Offset}
 					st.Scan = extract.Scan{Position: st.Pointer}
-					return l.rescanFromPointer(st, res)
+					return l.rescanFromPointer(st, ledgerAfter)
 				}
 				st.Pointer = extract.Position{Index: p.Through, Offset: p.Offset}
 				st.Scan.Tokens, st.Scan.Calls = 0, 0
@@ -210,8 +228,9 @@ func (l *sessionLog) scanNative(f io.Reader, st *extract.State, opts sessionlog.
 }
 
 // rescanFromPointer counts the tokens after a pointer found behind the
-// scan position. The ledger reading keeps the range first scanned.
-func (l *sessionLog) rescanFromPointer(st *extract.State, first scanned) (scanned, error) {
+// scan position. The ledger reading counts only lines after ledgerAfter,
+// where the scan that found the pointer began: the ledger has the rest.
+func (l *sessionLog) rescanFromPointer(st *extract.State, ledgerAfter int) (scanned, error) {
 	f, err := os.Open(l.path)
 	if err != nil {
 		return scanned{}, fmt.Errorf("session log: %w", err)
@@ -221,12 +240,7 @@ func (l *sessionLog) rescanFromPointer(st *extract.State, first scanned) (scanne
 		return scanned{}, fmt.Errorf("read session log %s: %w", l.path, err)
 	}
 	opts := sessionlog.Options{StartIndex: st.Scan.Index, StartOffset: st.Scan.Offset, SessionID: l.session}
-	res, err := l.scanNative(f, st, opts)
-	if err != nil {
-		return scanned{}, err
-	}
-	res.from = first.from
-	return res, nil
+	return l.scanNativeAfter(f, st, opts, ledgerAfter)
 }
 
 // guardHolds tells whether the bytes before pos still have the digest

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
+	"syscall"
 	"time"
 )
 
@@ -27,7 +28,9 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM too: a hook's timeout ends us with it, and a model call's
+	// child process must be stopped with us.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args, realEnv())
 	stop()
 	pprof.StopCPUProfile()
