@@ -115,6 +115,35 @@ func TestDiscoverLikeLocate(t *testing.T) {
 			}
 			return sub, nil
 		}},
+		{"core.worktree the top", func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.worktree", dir)
+			return dir, nil
+		}},
+		{"core.worktree the top, relative", func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.worktree", "..")
+			return dir, nil
+		}},
+		{"core.worktree the top, GIT_DIR exported", func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.worktree", dir+"/./")
+			return dir, []string{"GIT_DIR=" + filepath.Join(dir, ".git")}
+		}},
+		{"core.worktree the top through a symlink", func(t *testing.T, dir string, env []string) (string, []string) {
+			link := filepath.Join(filepath.Dir(dir), "link")
+			if err := os.Symlink(dir, link); err != nil {
+				t.Skip(err)
+			}
+			runGit(t, dir, env, "config", "core.worktree", link)
+			return dir, nil
+		}},
+		{"core.worktree the top in config.worktree", func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "extensions.worktreeConfig", "true")
+			writeFile(t, dir, ".git/config.worktree", []byte("[core]\n\tworktree = "+dir+"\n"), 0o644)
+			return dir, nil
+		}},
+		{"core.bare false, spelled otherwise", func(t *testing.T, dir string, env []string) (string, []string) {
+			editConfig(t, dir, "\tbare = false\n", "\tBARE=Off ; by hand\n[core \"sub\"]\n\tbare = true\n[core]\n")
+			return dir, nil
+		}},
 		{"unborn branch", func(t *testing.T, dir string, env []string) (string, []string) {
 			other := filepath.Join(filepath.Dir(dir), "unborn")
 			runGit(t, filepath.Dir(dir), env, "init", "-q", other)
@@ -186,6 +215,66 @@ func TestDiscoverDeclines(t *testing.T) {
 			runGit(t, dir, env, "config", "core.bare", "true")
 			return dir, nil
 		}},
+		{name: "core.bare = 1", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.bare", "1")
+			return dir, nil
+		}},
+		{name: "core.bare = yes", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.bare", "yes")
+			return dir, nil
+		}},
+		{name: "core.bare key alone", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			editConfig(t, dir, "\tbare = false\n", "\tbare\n")
+			return dir, nil
+		}},
+		{name: "core.bare on, odd spelling and spacing", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			editConfig(t, dir, "[core]\n", "[Core]\n\tBare\t=   ON   # by hand\n")
+			editConfig(t, dir, "\tbare = false\n", "")
+			return dir, nil
+		}},
+		{name: "core.bare = 2", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.bare", "2")
+			return dir, nil
+		}},
+		{name: "core.bare true, GIT_DIR exported", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.bare", "true")
+			return dir, []string{"GIT_DIR=" + filepath.Join(dir, ".git")}
+		}},
+		{name: "core.worktree elsewhere, GIT_DIR exported", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			elsewhere := mkdirAll(t, filepath.Dir(dir), "elsewhere")
+			runGit(t, dir, env, "config", "core.worktree", elsewhere)
+			return dir, []string{"GIT_DIR=.git"}
+		}},
+		{name: "core.worktree the top, GIT_DIR exported, from a subdirectory", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.worktree", dir)
+			return mkdirAll(t, dir, "src"), []string{"GIT_DIR=" + filepath.Join(dir, ".git")}
+		}},
+		{name: "core.worktree elsewhere, .git file", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			other := filepath.Join(filepath.Dir(dir), "separate")
+			runGit(t, filepath.Dir(dir), env, "init", "-q", "--separate-git-dir", filepath.Join(filepath.Dir(dir), "separate.git"), other)
+			runGit(t, other, env, "config", "core.worktree", dir)
+			return other, nil
+		}},
+		{name: "core.worktree elsewhere in config.worktree", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			elsewhere := mkdirAll(t, filepath.Dir(dir), "elsewhere")
+			runGit(t, dir, env, "config", "extensions.worktreeConfig", "true")
+			writeFile(t, dir, ".git/config.worktree", []byte("[core]\n\tworktree = "+elsewhere+"\n"), 0o644)
+			return dir, nil
+		}},
+		{name: "core.worktree missing", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			runGit(t, dir, env, "config", "core.worktree", filepath.Join(filepath.Dir(dir), "no-such-dir"))
+			return dir, nil
+		}},
+		{name: "config unreadable as git-config", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			editConfig(t, dir, "[core]\n", "[core\n")
+			return dir, nil
+		}},
+		{name: "config missing", setup: func(t *testing.T, dir string, env []string) (string, []string) {
+			if err := os.Remove(filepath.Join(dir, ".git", "config")); err != nil {
+				t.Fatal(err)
+			}
+			return dir, nil
+		}},
 		{name: "GIT_DIR to a directory without HEAD", setup: func(t *testing.T, dir string, env []string) (string, []string) {
 			return dir, []string{"GIT_DIR=" + mkdirAll(t, filepath.Dir(dir), "empty.git")}
 		}},
@@ -246,6 +335,23 @@ func TestDiscoverDeclines(t *testing.T) {
 			}
 			t.Errorf("Discover(%s) = %+v, true; want a decline", hookDir, got)
 		})
+	}
+}
+
+// editConfig replaces old, which must occur, with new in the repository's
+// .git/config.
+func editConfig(t *testing.T, dir, old, new string) {
+	t.Helper()
+	p := filepath.Join(dir, ".git", "config")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s has no %q:\n%s", p, old, b)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/go-git/gcfg"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/yoimem/git-yoimem/record"
@@ -23,19 +25,17 @@ import (
 // the repository is anything but plain, and the caller then asks git.
 
 // Discover finds the repository of a hook without running git: GIT_DIR
-// as git exported it, else a .git directory or file in dir (a hook runs at
-// the top of its worktree). It declines repositories that git's own
-// discovery might treat differently: ceiling directories, a GIT_DIR
-// without a work tree root, someone else's repository (safe.directory).
+// as git (or the user) exported it, else a .git directory or file in dir
+// (a hook runs at the top of its worktree). It declines repositories that
+// git's own discovery might treat differently: ceiling directories, a
+// GIT_DIR without a work tree root, a bare repository, a work tree that
+// the configuration (core.worktree) places anywhere but dir, someone
+// else's repository (safe.directory).
 func Discover(dir string, getenv func(string) string, g Git) (Repo, bool) {
 	if getenv("GIT_CEILING_DIRECTORIES") != "" || getenv("GIT_COMMON_DIR") != "" || getenv("GIT_WORK_TREE") != "" {
 		return Repo{}, false
 	}
 	gitDir := getenv("GIT_DIR")
-	// A .git directory found by us (not named by git in a hook's GIT_DIR,
-	// nor a gitfile that ties dir to its git dir) may have its work tree
-	// moved by configuration.
-	checkConfig := gitDir == ""
 	switch {
 	case gitDir != "" && !filepath.IsAbs(gitDir):
 		gitDir = filepath.Join(dir, gitDir)
@@ -48,7 +48,6 @@ func Discover(dir string, getenv func(string) string, g Git) (Repo, bool) {
 		case fi.IsDir():
 			gitDir = dotgit
 		case fi.Mode().IsRegular():
-			checkConfig = false
 			b, err := os.ReadFile(dotgit)
 			target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
 			if err != nil || !ok {
@@ -70,7 +69,7 @@ func Discover(dir string, getenv func(string) string, g Git) (Repo, bool) {
 		}
 		common = c
 	}
-	if !ownedByMe(common) || !ownedByMe(dir) || checkConfig && mayMoveWorkTree(common) {
+	if !ownedByMe(common) || !ownedByMe(dir) || !workTreeAt(common, gitDir, dir) {
 		return Repo{}, false
 	}
 	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
@@ -81,16 +80,108 @@ func Discover(dir string, getenv func(string) string, g Git) (Repo, bool) {
 	return r, true
 }
 
-// mayMoveWorkTree tells whether the repository's config may place the
-// work tree elsewhere (core.worktree, per-worktree config) or declare the
-// repository bare: then git knows the top level better.
-func mayMoveWorkTree(common string) bool {
-	b, err := os.ReadFile(filepath.Join(common, "config"))
-	if err != nil {
+// workTreeAt tells whether the repository's configuration leaves its work
+// tree at dir: not bare, and core.worktree unset or naming dir. Like git's
+// setup it reads core.bare and core.worktree from the common config, and
+// from the worktree's config.worktree under extensions.worktreeConfig
+// (includes are not followed there). Anything it cannot read for certain
+// answers false: then git knows the top level better.
+func workTreeAt(common, gitDir, dir string) bool {
+	var cs repoCoreConfig
+	if !cs.read(filepath.Join(common, "config"), true) {
+		return false
+	}
+	if cs.worktreeConfig && !cs.read(filepath.Join(gitDir, "config.worktree"), false) {
+		return false
+	}
+	if cs.bare {
+		return false
+	}
+	if !cs.hasWorktree {
 		return true
 	}
-	b = bytes.ToLower(b)
-	return bytes.Contains(b, []byte("worktree")) || bytes.Contains(b, []byte("bare = true")) || bytes.Contains(b, []byte("bare=true"))
+	if cs.worktree == "" {
+		return false
+	}
+	// git changes to the git dir, then to core.worktree: a relative path
+	// is resolved from the git dir, ".." after a symlink physically.
+	wt := cs.worktree
+	if !filepath.IsAbs(wt) {
+		base, err := filepath.EvalSymlinks(gitDir)
+		if err != nil {
+			return false
+		}
+		wt = base + string(filepath.Separator) + wt
+	}
+	wt, err := filepath.EvalSymlinks(wt)
+	if err != nil {
+		return false
+	}
+	top, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	return filepath.Clean(wt) == filepath.Clean(top)
+}
+
+// repoCoreConfig is what a repository's configuration says of where its
+// work tree is.
+type repoCoreConfig struct {
+	bare           bool // core.bare is true, or not certainly false
+	hasWorktree    bool
+	worktree       string // core.worktree, the last one set
+	worktreeConfig bool   // extensions.worktreeConfig is true, or not certainly false
+}
+
+// read adds the settings of the config file at path, in git-config syntax
+// (the last setting of a key wins). A missing file is a failure only when
+// it is required.
+func (cs *repoCoreConfig) read(path string, required bool) (ok bool) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !required {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil { // gcfg panics on some malformed values
+			ok = false
+		}
+	}()
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // git skips a UTF-8 BOM
+	err = gcfg.ReadWithCallback(bytes.NewReader(b), func(section, subsection, key, value string, blank bool) error {
+		if key == "" || subsection != "" {
+			return nil
+		}
+		switch {
+		case strings.EqualFold(section, "core") && strings.EqualFold(key, "bare"):
+			cs.bare = !configFalse(value, blank)
+		case strings.EqualFold(section, "core") && strings.EqualFold(key, "worktree"):
+			if blank {
+				return errors.New("core.worktree without a value")
+			}
+			cs.hasWorktree, cs.worktree = true, value
+		case strings.EqualFold(section, "extensions") && strings.EqualFold(key, "worktreeConfig"):
+			cs.worktreeConfig = !configFalse(value, blank)
+		}
+		return nil
+	})
+	return err == nil
+}
+
+// configFalse tells whether a git-config boolean is certainly false: a key
+// without "=" is true, and besides false, no, off, 0 and the empty value
+// git takes any non-zero number for true and refuses anything else.
+func configFalse(value string, blank bool) bool {
+	if blank {
+		return false
+	}
+	switch strings.ToLower(value) {
+	case "false", "no", "off", "0", "":
+		return true
+	}
+	return false
 }
 
 func ownedByMe(p string) bool {

@@ -29,6 +29,14 @@ func WorktreeSnapshot(root string, maxRead int64) (record.Snapshot, error) {
 // .yoi/ (e.g. "knowledge"): a search of knowledge need not list 10,000
 // other records. No dirs means all of .yoi/.
 func WorktreeSnapshotOf(root string, maxRead int64, dirs ...string) (record.Snapshot, error) {
+	return worktreeSnapshot((*os.File).ReadDir, root, maxRead, dirs...)
+}
+
+// readDirFunc reads the next entries of an open directory; tests give
+// their own to fail or race a listing.
+type readDirFunc func(d *os.File, n int) ([]fs.DirEntry, error)
+
+func worktreeSnapshot(readDir readDirFunc, root string, maxRead int64, dirs ...string) (record.Snapshot, error) {
 	dir := filepath.Join(root, record.Dir)
 	fi, err := os.Lstat(dir)
 	switch {
@@ -67,7 +75,7 @@ func WorktreeSnapshotOf(root string, maxRead int64, dirs ...string) (record.Snap
 				continue // the full lint reports it; a search just skips it
 			}
 		}
-		if err := walk(dir, d, &snap.Entries); err != nil {
+		if err := walk(readDir, dir, d, &snap.Entries); err != nil {
 			return record.Snapshot{}, err
 		}
 	}
@@ -85,14 +93,14 @@ func WorktreeSnapshotOf(root string, maxRead int64, dirs ...string) (record.Snap
 	return snap, nil
 }
 
-func walk(base, rel string, out *[]record.Entry) error {
+func walk(readDir readDirFunc, base, rel string, out *[]record.Entry) error {
 	dirPath := filepath.Join(base, filepath.FromSlash(rel))
 	d, err := os.Open(dirPath)
 	if err != nil {
 		return fmt.Errorf("list %s: %w", dirPath, err)
 	}
 	defer d.Close()
-	batches, err := listStatted(d, dirPath, rel)
+	batches, err := listStatted(readDir, d, dirPath, rel)
 	if err != nil {
 		return err
 	}
@@ -109,7 +117,7 @@ func walk(base, rel string, out *[]record.Entry) error {
 		}
 	}
 	for _, sub := range subdirs {
-		if err := walk(base, sub, out); err != nil {
+		if err := walk(readDir, base, sub, out); err != nil {
 			return err
 		}
 	}
@@ -124,8 +132,10 @@ const listBatch = 256
 // to it (one path component to resolve, not the whole path). Reading the
 // directory and stat'ing what was read overlap: a helper goroutine stats
 // batches while the directory is still being read, then both finish the
-// queue. A listing of knowledge/ is mostly stat calls.
-func listStatted(d *os.File, dirPath, rel string) ([][]record.Entry, error) {
+// queue. A listing of knowledge/ is mostly stat calls. A file that vanished
+// between being read and being stat'ed (an editor's temporary file renamed
+// away) is left out.
+func listStatted(readDir readDirFunc, d *os.File, dirPath, rel string) ([][]record.Entry, error) {
 	dfd := dirFD(d)
 	var batches [][]record.Entry
 	queue := make(chan []record.Entry, 64)
@@ -146,7 +156,7 @@ func listStatted(d *os.File, dirPath, rel string) ([][]record.Entry, error) {
 	wg.Add(1)
 	go func() { defer wg.Done(); work() }()
 	for {
-		des, err := d.ReadDir(listBatch)
+		des, err := readDir(d, listBatch)
 		b := make([]record.Entry, 0, len(des))
 		for _, de := range des {
 			p := de.Name()
@@ -159,7 +169,8 @@ func listStatted(d *os.File, dirPath, rel string) ([][]record.Entry, error) {
 			batches = append(batches, b)
 			queue <- b
 		}
-		if errors.Is(err, io.EOF) || len(des) == 0 {
+		// The error first: a failed read may come with no entries.
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
@@ -167,11 +178,26 @@ func listStatted(d *os.File, dirPath, rel string) ([][]record.Entry, error) {
 			wg.Wait()
 			return nil, fmt.Errorf("list %s: %w", dirPath, err)
 		}
+		if len(des) == 0 {
+			break // not expected without io.EOF, but never loop on it
+		}
 	}
 	close(queue)
 	work() // help finish the queue
 	wg.Wait()
-	return batches, firstErr
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	for i, b := range batches {
+		kept := b[:0]
+		for _, e := range b {
+			if e.Path != "" {
+				kept = append(kept, e)
+			}
+		}
+		batches[i] = kept
+	}
+	return batches, nil
 }
 
 // modeOfType is the listing's mode of a directory entry's type; regular
@@ -188,7 +214,8 @@ func modeOfType(t fs.FileMode) record.Mode {
 	return record.ModeOther
 }
 
-// statBatch fills in the stat data of the regular files of b.
+// statBatch fills in the stat data of the regular files of b, and clears
+// the path of those that no longer exist: they are gone from the listing.
 func statBatch(dfd int, dirPath string, b []record.Entry) error {
 	for i := range b {
 		e := &b[i]
@@ -196,6 +223,10 @@ func statBatch(dfd int, dirPath string, b []record.Entry) error {
 			continue
 		}
 		st, err := lstatAt(dfd, dirPath, path.Base(e.Path))
+		if errors.Is(err, fs.ErrNotExist) { // removed or renamed away since it was listed
+			e.Path = ""
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("stat %s: %w", filepath.Join(dirPath, path.Base(e.Path)), err)
 		}

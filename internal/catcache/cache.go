@@ -29,7 +29,8 @@ type Cache struct {
 	loaded  []entry // in path order
 
 	// now, when set, lets a long-lived process trust what it examined
-	// itself (see settledBefore); nil trusts only the loaded file.
+	// itself (see settledBefore); nil trusts only the loaded file (and
+	// time.Now dates the examinations written to it).
 	now func() time.Time
 	// factsOnly drops the lowered texts: a cache for the always-on context,
 	// which needs descriptions, not text to match, stays small.
@@ -44,6 +45,8 @@ type Cache struct {
 }
 
 // freshEntry is an examination made by this process and when it began.
+// Only examinations of files settled (see settledBefore) at least
+// Granularity before they began are kept.
 type freshEntry struct {
 	entry
 	at int64
@@ -104,17 +107,18 @@ func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
 		c.mu.Lock()
 		f, ok := c.fresh[e.Path]
 		c.mu.Unlock()
-		if ok && f.stamp == e.Stamp && settledBefore(e.Stamp, f.at-int64(Granularity)) {
+		if ok && c.now != nil && f.stamp == e.Stamp && settledBefore(e.Stamp, f.at-int64(Granularity)) {
 			return f.ex, nil
 		}
 		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(e.Stamp, c.written) {
 			c.served.Add(1)
 			return ce.ex, nil
 		}
-		var at int64
-		if c.now != nil {
-			at = c.now().UnixNano()
+		now := c.now
+		if now == nil {
+			now = time.Now
 		}
+		at := now().UnixNano()
 		content, err := snap.Read(e.Path)
 		if err != nil {
 			return memory.Examined{}, err
@@ -129,13 +133,18 @@ func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
 			ex = memory.ExamineText(e.Path, content)
 		}
 		// A stamp that does not give the size read describes another
-		// version of the file than the one examined.
-		if !e.Stamp.IsZero() && e.Stamp.Size == int64(len(content)) {
-			c.mu.Lock()
+		// version of the file than the one examined; a file that changed
+		// within the granularity of the examination's start may have
+		// changed again since without changing its stamp. Either is left
+		// out, to be read again.
+		c.mu.Lock()
+		if e.Stamp.Size == int64(len(content)) && settledBefore(e.Stamp, at-int64(Granularity)) {
 			c.fresh[e.Path] = freshEntry{entry{path: e.Path, stamp: e.Stamp, ex: ex}, at}
 			c.dirty = true
-			c.mu.Unlock()
+		} else {
+			delete(c.fresh, e.Path)
 		}
+		c.mu.Unlock()
 		return ex, nil
 	}
 }
@@ -147,7 +156,9 @@ func settledBefore(s record.Stamp, t int64) bool {
 
 // Save writes the cache back if anything changed: entries examined this
 // run replace the loaded ones, and only paths snap (the whole scope) still
-// lists with the same stamps are kept.
+// lists with the same stamps are kept. A loaded entry is kept only if it
+// was valid (its file settled before the cache was written): the rewritten
+// file is newer, and would otherwise vouch for a racy entry no one checked.
 func (c *Cache) Save(snap record.Snapshot) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -164,7 +175,7 @@ func (c *Cache) Save(snap record.Snapshot) error {
 			next = append(next, f.entry)
 			continue
 		}
-		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp {
+		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(ce.stamp, c.written) {
 			next = append(next, ce)
 			kept++
 		}

@@ -383,3 +383,94 @@ func normLower(ex memory.Examined) memory.Examined {
 	}
 	return ex
 }
+
+// TestCacheRacyEntryNotLaundered: a racy entry (its file changed as late
+// as the cache file was written) is not trusted by Load, and a later Save
+// that does not re-examine it must not keep it: the rewritten cache file
+// is newer and would vouch for it, stale.
+func TestCacheRacyEntryNotLaundered(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "catalog")
+	files := newFiles()
+	racyT := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	racy := record.Stamp{ModNs: racyT.UnixNano(), ChangeNs: racyT.UnixNano(), Ino: 9}
+	files.stamps["knowledge/retry.md"] = racy
+	// Run 1 examined retry.md (v1) and wrote the cache in the same tick.
+	c := mustLoad(t, path)
+	examineAll(t, c, files.snapshot())
+	if err := c.Save(files.snapshot()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, racyT, racyT); err != nil { // the cache was written in the file's tick
+		t.Fatal(err)
+	}
+	// retry.md changes within that tick: same size, same stamp.
+	v1 := files.files["knowledge/retry.md"]
+	v2 := knowledge("How to retry", true, "Retry NEVER.\n")
+	v2 = v2[:len(v1)]
+	files.files["knowledge/retry.md"] = v2
+	// Run 2: a slug search for another record, plus a new record.
+	files.files["knowledge/new.md"] = knowledge("New", false, "new\n")
+	files.stamps["knowledge/new.md"] = old(7)
+	c = mustLoad(t, path)
+	snap := files.snapshot()
+	if _, _, err := memory.Search(snap, memory.ScopeKnowledge, memory.Query{Slug: "new"}, memory.Options{Examine: c.Examiner(snap)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(snap); err != nil {
+		t.Fatal(err)
+	}
+	// Run 3: retry.md must be read again, not served from the cache as v1.
+	c = mustLoad(t, path)
+	got := examineAll(t, c, files.snapshot())
+	want := memory.ExamineText("knowledge/retry.md", []byte(v2))
+	if string(got["knowledge/retry.md"].Lower) != string(want.Lower) {
+		t.Errorf("stale examination served:\n got %q\nwant %q", got["knowledge/retry.md"].Lower, want.Lower)
+	}
+}
+
+// TestCacheSaveLeavesOutUnsettled: an examination of a file that changed
+// within Granularity of the examination's start is not written (the file
+// may have changed again since without changing its stamp), with or
+// without a clock; the rest are.
+func TestCacheSaveLeavesOutUnsettled(t *testing.T) {
+	for name, clock := range map[string]func() time.Time{
+		"nil clock":   nil,
+		"fixed clock": func() time.Time { return time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "catalog")
+			files := newFiles()
+			at := time.Now()
+			if clock != nil {
+				at = clock()
+			}
+			recent := at.Add(-Granularity / 2).UnixNano()
+			files.stamps["knowledge/sqlite.md"] = record.Stamp{ModNs: recent, ChangeNs: recent, Ino: 2}
+			c, err := Load(path, clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			examineAll(t, c, files.snapshot())
+			if err := c.Save(files.snapshot()); err != nil {
+				t.Fatal(err)
+			}
+			// However late the cache file is dated, sqlite.md is read again.
+			later := at.Add(time.Hour)
+			if err := os.Chtimes(path, later, later); err != nil {
+				t.Fatal(err)
+			}
+			c, err = Load(path, clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := c.lookup("knowledge/sqlite.md"); ok {
+				t.Errorf("an unsettled examination was written")
+			}
+			files.reads.Store(0)
+			examineAll(t, c, files.snapshot())
+			if n := files.reads.Load(); n != 1 {
+				t.Errorf("read %d files, want 1 (the recently changed one)", n)
+			}
+		})
+	}
+}

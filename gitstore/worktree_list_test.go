@@ -1,0 +1,66 @@
+package gitstore
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestWorktreeSnapshotListError: a directory read that fails, even with
+// no entries, fails the listing instead of giving part of it.
+func TestWorktreeSnapshotListError(t *testing.T) {
+	root := newWorkspace(t)
+	y := mkdirAll(t, root, ".yoi/knowledge")
+	writeFile(t, y, "a.md", []byte("a\n"), 0o644)
+	errIO := errors.New("input/output error")
+	failing := func(d *os.File, n int) ([]fs.DirEntry, error) {
+		des, err := d.ReadDir(n)
+		if filepath.Base(d.Name()) == "knowledge" && errors.Is(err, io.EOF) {
+			return nil, errIO // the rest of the directory could not be read
+		}
+		return des, err
+	}
+	snap, err := worktreeSnapshot(failing, root, 0)
+	if !errors.Is(err, errIO) {
+		t.Fatalf("WorktreeSnapshot = %v, %v; want %v", entryPaths(snap), err, errIO)
+	}
+	if !strings.Contains(err.Error(), y) {
+		t.Errorf("error %q does not name the directory %s", err, y)
+	}
+}
+
+// TestWorktreeSnapshotVanished: a file removed between reading the
+// directory and stat'ing it (an editor's temporary file renamed away) is
+// gone from the listing, not an error.
+func TestWorktreeSnapshotVanished(t *testing.T) {
+	root := newWorkspace(t)
+	y := mkdirAll(t, root, ".yoi/knowledge")
+	writeFile(t, y, "a.md", []byte("a\n"), 0o644)
+	writeFile(t, y, ".a.md.swp", []byte("tmp\n"), 0o644)
+	writeFile(t, y, "b.md", []byte("b\n"), 0o644)
+	racing := func(d *os.File, n int) ([]fs.DirEntry, error) {
+		des, err := d.ReadDir(n)
+		if filepath.Base(d.Name()) == "knowledge" && len(des) > 0 {
+			if err := os.Rename(filepath.Join(y, ".a.md.swp"), filepath.Join(root, "elsewhere")); err != nil {
+				t.Error(err)
+			}
+		}
+		return des, err
+	}
+	snap, err := worktreeSnapshot(racing, root, 0)
+	if err != nil {
+		t.Fatalf("WorktreeSnapshot: %v", err)
+	}
+	want := []string{"knowledge", "knowledge/a.md", "knowledge/b.md"}
+	if got := entryPaths(snap); !reflect.DeepEqual(got, want) {
+		t.Errorf("listed %q, want %q", got, want)
+	}
+	if e := mustLookup(t, snap, "knowledge/b.md"); e.Size != 2 || e.Stamp.IsZero() {
+		t.Errorf("b.md listed as %+v", e)
+	}
+}
