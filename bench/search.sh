@@ -41,6 +41,9 @@ bench_timeit 0 "$BENCH_REPO" git yoimem context
 context_ms=$TIME_MEDIAN_MS
 bench_timeit 0,1 "$BENCH_REPO" sh -c 'xargs rg -j1 -c description < "$1"' sh "$BENCH_TMP/invocable"
 rgctx_ms=$TIME_MEDIAN_MS
+# the same job done with rg: find the invocable records among all knowledge
+bench_timeit 0,1 "$BENCH_REPO" rg -j1 -l '^model_invokation: true' .yoi/knowledge .yoi/memory/summary.md
+rgfind_ms=$TIME_MEDIAN_MS
 
 mcp=$(cd -- "$BENCH_REPO" && mcpbench -n "$((BENCH_RUNS * 10))" "$WORD" "$RARE")
 
@@ -51,4 +54,5 @@ printf 'git yoimem search knowledge %s (no hits), cache warm: median %s ms, rati
 printf 'git yoimem search knowledge %s (hit limit), cache warm: median %s ms, ratio %s\n' "$WORD" "$(bench_ms "$search_ms")" "$(bench_ratio "$search_ms" "$rg_ms")"
 printf 'git yoimem context: median %s ms; rg over the same files: median %s ms\n' "$(bench_ms "$context_ms")" "$(bench_ms "$rgctx_ms")"
 printf 'ratio context/rg: %s (goal <= 1.0)\n' "$(bench_ratio "$context_ms" "$rgctx_ms")"
+printf 'rg finding the invocable records among all knowledge (the same job): median %s ms; ratio context/that: %s\n' "$(bench_ms "$rgfind_ms")" "$(bench_ratio "$context_ms" "$rgfind_ms")"
 printf 'mcp knowledge_search round trip (%s and %s alternating): %s\n' "$WORD" "$RARE" "$mcp"
