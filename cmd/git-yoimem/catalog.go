@@ -39,6 +39,14 @@ func openCatalog(env Env, w *workspace, factsOnly bool, dirs ...string) *catalog
 	return &catalog{env: env, cache: c}
 }
 
+// openCatalogAsync loads the catalog while the caller lists the records:
+// the two read different files, and a warm search is mostly these two.
+func openCatalogAsync(env Env, w *workspace, factsOnly bool, dirs ...string) <-chan *catalog {
+	ch := make(chan *catalog, 1)
+	go func() { ch <- openCatalog(env, w, factsOnly, dirs...) }()
+	return ch
+}
+
 // examiner examines the entries of snap, a listing of the whole scope.
 func (c *catalog) examiner(snap record.Snapshot) memory.Examiner {
 	c.last = snap
@@ -74,16 +82,27 @@ func scopeDirs(scope memory.Scope) []string {
 
 func (s *searcher) search(scope memory.Scope, q memory.Query) ([]memory.Hit, []memory.Skipped, error) {
 	dirs := scopeDirs(scope)
+	s.mu.Lock()
+	cat, ok := s.catalogs[scope]
+	var loaded <-chan *catalog
+	if !ok {
+		loaded = openCatalogAsync(s.env, s.w, false, dirs...)
+	}
+	s.mu.Unlock()
 	snap, err := worktreeSnapshot(s.env, s.w, dirs...)
+	s.mu.Lock()
+	if !ok {
+		cat = <-loaded
+		if prev, ok := s.catalogs[scope]; ok {
+			cat = prev // another call loaded it meanwhile
+		}
+		s.catalogs[scope] = cat
+	}
+	s.mu.Unlock()
 	if err != nil {
 		return nil, nil, err
 	}
 	s.mu.Lock()
-	cat, ok := s.catalogs[scope]
-	if !ok {
-		cat = openCatalog(s.env, s.w, false, dirs...)
-		s.catalogs[scope] = cat
-	}
 	examine := cat.examiner(snap)
 	s.mu.Unlock()
 	return memory.Search(snap, scope, q, memory.Options{

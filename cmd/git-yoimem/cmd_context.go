@@ -58,11 +58,12 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 		return err
 	}
 	dirs := []string{record.SummaryPath, record.KnowledgeDir}
+	loaded := openCatalogAsync(env, w, true, dirs...)
 	snap, err := worktreeSnapshot(env, w, dirs...)
+	cat := <-loaded
 	if err != nil {
 		return err
 	}
-	cat := openCatalog(env, w, true, dirs...)
 	res, err := memory.ContextWith(snap, int(w.cfg.Int(config.KeyContextBudgetChars)), cat.examiner(snap))
 	cat.save()
 	if err != nil {
