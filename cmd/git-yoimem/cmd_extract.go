@@ -297,6 +297,7 @@ func (x *extractor) writeStaging(run extractRun, a extract.Activity) (string, er
 	if err != nil {
 		return "", err
 	}
+	removeStaleTemps(dir, x.env.Now())
 	if err := atomicfile.Write(filepath.Join(dir, s.ID+".json"), b, 0o644); err != nil {
 		return "", err
 	}
@@ -331,6 +332,26 @@ func modelLabel(model string) string {
 		return kind + ":" + filepath.Base(argv0)
 	}
 	return model
+}
+
+// removeStaleTemps removes temporary files a killed run left in the
+// staging directory (".<id>.json.tmp-…": never a staging file, which
+// consolidation reads only as <id>.json). Only old ones: another
+// session's run may be writing one right now.
+func removeStaleTemps(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp-") || !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > time.Hour {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
 }
 
 // realDir makes the directory rel below root, each component a real
