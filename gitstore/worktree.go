@@ -96,6 +96,9 @@ func worktreeSnapshot(readDir readDirFunc, root string, maxRead int64, dirs ...s
 func walk(readDir readDirFunc, base, rel string, out *[]record.Entry) error {
 	dirPath := filepath.Join(base, filepath.FromSlash(rel))
 	d, err := os.Open(dirPath)
+	if errors.Is(err, fs.ErrNotExist) && rel != "" {
+		return nil // removed since its parent was listed: nothing to list
+	}
 	if err != nil {
 		return fmt.Errorf("list %s: %w", dirPath, err)
 	}

@@ -64,3 +64,27 @@ func TestWorktreeSnapshotVanished(t *testing.T) {
 		t.Errorf("b.md listed as %+v", e)
 	}
 }
+
+// TestWorktreeSnapshotSubdirVanished: a directory removed between listing
+// its parent and listing it is empty, not an error.
+func TestWorktreeSnapshotSubdirVanished(t *testing.T) {
+	root := newWorkspace(t)
+	y := mkdirAll(t, root, ".yoi/knowledge/sub")
+	writeFile(t, filepath.Dir(y), "a.md", []byte("a\n"), 0o644)
+	removing := func(d *os.File, n int) ([]fs.DirEntry, error) {
+		des, err := d.ReadDir(n)
+		if filepath.Base(d.Name()) == "knowledge" && len(des) > 0 {
+			if err := os.Remove(y); err != nil {
+				t.Error(err)
+			}
+		}
+		return des, err
+	}
+	snap, err := worktreeSnapshot(removing, root, 0)
+	if err != nil {
+		t.Fatalf("worktreeSnapshot: %v", err)
+	}
+	if _, ok := snap.Lookup("knowledge/a.md"); !ok {
+		t.Errorf("listed %q without knowledge/a.md", entryPaths(snap))
+	}
+}
