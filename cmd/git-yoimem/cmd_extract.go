@@ -42,7 +42,7 @@ and writes the answer to .yoi/memory/_staging/<id>.json with its source
 extension entry appended; Claude Code and Codex logs keep it in
 $(git rev-parse --git-common-dir)/yoimem/extract/. It runs only when the
 input tokens of the session's API calls since the pointer reach
-yoimem.extract.tokenThreshold (or with --force), one run per session at a
+yoimem.extract.tokenThreshold (or with --force), one run per log at a
 time (a second one is skipped), and again at once if the threshold is
 still met when a run ends. On any failure the pointer stays and nothing
 partial is left: the next run covers the same range.
