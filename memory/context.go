@@ -31,14 +31,10 @@ type ContextResult struct {
 // descriptions of the model_invokation: true knowledge records (slug order)
 // so the model knows what it may look up. It never cuts text silently:
 // descriptions that do not fit are left out whole and named in a visible
-// line at the end; a summary alone over the budget is an error.
-func Context(snap record.Snapshot, budget int) (ContextResult, error) {
-	return ContextWith(snap, budget, nil)
-}
-
-// ContextWith is Context with the records' examinations from examine (nil:
-// read every knowledge file), so a cache spares reading the records.
-func ContextWith(snap record.Snapshot, budget int, examine Examiner) (ContextResult, error) {
+// line at the end; a summary alone over the budget is an error. examine
+// supplies the records' facts (a cache spares reading them); nil reads
+// every knowledge file.
+func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult, error) {
 	if examine == nil {
 		examine = invocableExaminer(snap)
 	}

@@ -14,7 +14,7 @@ func TestContext(t *testing.T) {
 		"knowledge/a-howto.md":     []byte(knowledge("howto", "Deploy steps; read before a release", true, "body")),
 		"knowledge/not-invoked.md": []byte(knowledge("fact", "never in context", false, "body")),
 	}
-	res, err := Context(record.MapSnapshot(files), 0)
+	res, err := Context(record.MapSnapshot(files), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestContext(t *testing.T) {
 		t.Fatalf("context:\n%s\nwant:\n%s", res.Text, want)
 	}
 	// a small budget leaves descriptions out whole, and says so
-	small, err := Context(record.MapSnapshot(files), res.Chars-10+markerReserve(2))
+	small, err := Context(record.MapSnapshot(files), res.Chars-10+markerReserve(2), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestContext(t *testing.T) {
 		}
 	}
 	// the summary alone over the budget is an error, not a cut
-	if _, err := Context(record.MapSnapshot(files), 10); err == nil || !strings.Contains(err.Error(), "over the context budget") {
+	if _, err := Context(record.MapSnapshot(files), 10, nil); err == nil || !strings.Contains(err.Error(), "over the context budget") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -64,7 +64,7 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 	if err != nil {
 		return err
 	}
-	res, err := memory.ContextWith(snap, int(w.cfg.Int(config.KeyContextBudgetChars)), cat.examiner(snap))
+	res, err := memory.Context(snap, int(w.cfg.Int(config.KeyContextBudgetChars)), cat.examiner(snap))
 	cat.save()
 	if err != nil {
 		return &exitError{code: exitFindings, err: err}

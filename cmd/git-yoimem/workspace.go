@@ -24,11 +24,7 @@ type workspace struct {
 func (w *workspace) yoiDir() string { return filepath.Join(w.root, record.Dir) }
 
 func gitFor(env Env, dir string) gitstore.Git {
-	var environ []string
-	if env.Environ != nil {
-		environ = env.Environ()
-	}
-	return gitstore.Git{Dir: dir, Env: environ}
+	return gitstore.Git{Dir: dir, Env: environ(env)}
 }
 
 // locate finds the repository around env.Dir; it does not read config.

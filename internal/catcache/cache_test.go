@@ -474,3 +474,10 @@ func TestCacheSaveLeavesOutUnsettled(t *testing.T) {
 		})
 	}
 }
+
+// encode is writeEntries into memory, for tests of the format.
+func encode(entries []entry) []byte {
+	var b bytes.Buffer
+	writeEntries(&b, entries) // a bytes.Buffer does not fail
+	return b.Bytes()
+}

@@ -1,7 +1,6 @@
 package catcache
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -30,16 +29,9 @@ const (
 	flagFacts
 )
 
-// encode lays entries out as magic, count, the entries, and a CRC-32C of
-// everything before it.
-func encode(entries []entry) []byte {
-	var b bytes.Buffer
-	writeEntries(&b, entries) // a bytes.Buffer does not fail
-	return b.Bytes()
-}
-
-// writeEntries writes what encode returns to w, a piece at a time: a cache
-// of megabytes of text is never copied into one buffer first.
+// writeEntries lays entries out as magic, count, the entries, and a
+// CRC-32C of everything before it, a piece at a time: a cache of megabytes
+// of text is never copied into one buffer first.
 func writeEntries(w io.Writer, entries []entry) error {
 	sum := crc32.New(castagnoli())
 	out := io.MultiWriter(w, sum)

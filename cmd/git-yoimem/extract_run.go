@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/llm"
+	"github.com/yoimem/git-yoimem/metrics"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// extractor runs extract for one log.
+type extractor struct {
+	modelLabel string // the model as staging files name it
+	env        Env
+	w          *workspace
+	log        *sessionLog
+	opts       extractOptions
+	dir        string // machine-local state
+}
+
+func (x *extractor) run(ctx context.Context) (extractReport, error) {
+	threshold := x.w.cfg.Int(config.KeyExtractTokenThreshold)
+	rep := extractReport{Session: x.log.session, Format: string(x.log.format), Log: displayPath(x.env, x.log.path), Threshold: threshold, Runs: []extractRun{}}
+	// A run waits a moment for a holder that may be a check (milliseconds)
+	// rather than dropping its trigger; a check never waits.
+	wait := 2 * time.Second
+	if x.opts.check {
+		wait = 0
+	}
+	unlock, held, err := lockSession(x.dir, x.log.key(), x.env.Now(), wait)
+	if err != nil {
+		return rep, cannotRun(err)
+	}
+	if !held {
+		rep.InFlight = true
+		// The holder's last saved state is what it knows; it is replaced
+		// atomically, so reading it without the lock is safe.
+		if st, err := x.loadState(); err == nil {
+			rep.Pointer, rep.Tokens, rep.Calls, rep.Due = st.Pointer.Index, st.Scan.Tokens, st.Scan.Calls, st.Due(threshold)
+		}
+		if !x.opts.check {
+			warnf(x.env.Stderr, "extract is already running for session %s; skipped (it checks the threshold again when it ends)", x.log.session)
+		}
+		return rep, nil // the holder re-checks when it ends
+	}
+	defer unlock()
+	st, err := x.loadState()
+	if err != nil {
+		return rep, cannotRun(err)
+	}
+	var provider llm.Provider
+	for i := 0; ; i++ {
+		if err := x.scan(&st); err != nil {
+			return rep, cannotRun(err)
+		}
+		rep.Pointer, rep.Tokens, rep.Calls = st.Pointer.Index, st.Scan.Tokens, st.Scan.Calls
+		rep.Due = st.Due(threshold)
+		run := rep.Due || x.opts.force && i == 0 && st.Scan.Index > st.Pointer.Index
+		if x.opts.check || !run || i >= x.opts.maxRuns {
+			return rep, nil
+		}
+		if provider == nil {
+			// Before the model call: without .yoi/ its answer could not be
+			// staged, and every trigger would pay for it again.
+			if _, err := realDir(x.w.root, record.Dir); err != nil {
+				return rep, noYoi(x.env, x.w, err)
+			}
+			if provider, err = x.provider(); err != nil {
+				return rep, err
+			}
+		}
+		r, err := x.extractOnce(ctx, &st, provider)
+		if err != nil {
+			return rep, err
+		}
+		rep.Runs = append(rep.Runs, r)
+	}
+}
+
+// dryRun prints the transcript a run would send for the entries after the
+// pointer as this machine knows it, changing nothing.
+func (x *extractor) dryRun() error {
+	st, err := x.loadState()
+	if err != nil {
+		return cannotRun(err)
+	}
+	if _, err := x.log.scan(&st, x.env.Now()); err != nil {
+		return cannotRun(err)
+	}
+	entries, err := x.log.readRange(st)
+	if err != nil {
+		return cannotRun(err)
+	}
+	r := extract.Render(entries, extract.RenderOptions{})
+	fmt.Fprintf(x.env.Stderr, "git-yoimem: entries %d-%d of session %s: %d shown, %d left out, %d credential(s) redacted\n", st.Pointer.Index+1, st.Scan.Index, x.log.session, r.Entries, r.Dropped, r.Redacted)
+	_, err = fmt.Fprint(x.env.Stdout, r.Text)
+	return err
+}
+
+// scan reads what is new in the log, feeds the ledger and saves the state.
+func (x *extractor) scan(st *extract.State) error {
+	res, err := x.log.scan(st, x.env.Now())
+	if err != nil {
+		return err
+	}
+	if res.tokens > 0 {
+		// The ledger's session is the log: two logs of one session (a
+		// sub-agent's) have their own line numbers.
+		tick := metrics.Tick{Time: x.env.Now().UTC(), Session: x.log.key(), From: res.from, To: res.to, Tokens: res.tokens}
+		if err := localMetrics(x.w).Tick(tick); err != nil {
+			warnf(x.env.Stderr, "token ledger not updated: %v", err)
+		}
+	}
+	// Only the scan moved: state rebuilt by rescanning if lost, so it
+	// need not wait for the disk.
+	return x.saveState(*st, false)
+}
+
+// extractOnce extracts everything between the pointer and the scan
+// position, makes the staging file durable, then moves the pointer.
+func (x *extractor) extractOnce(ctx context.Context, st *extract.State, provider llm.Provider) (extractRun, error) {
+	entries, err := x.log.readRange(*st)
+	if err != nil {
+		return extractRun{}, cannotRun(err)
+	}
+	var res extract.Result
+	if len(entries) > 0 {
+		res, err = extract.Run(ctx, extract.Input{Session: x.log.session, Entries: entries, Model: provider})
+		if err != nil {
+			return extractRun{}, cannotRun(err, "the pointer did not move: the next run covers the same entries")
+		}
+	}
+	run := extractRun{From: st.Pointer.Index + 1, To: st.Scan.Index, ModelCalls: res.Calls, Splits: res.Splits, Usage: res.Usage,
+		Decisions: len(res.Activity.Decisions), Discussions: len(res.Activity.Discussions), Attempts: len(res.Activity.Attempts), Requests: len(res.Activity.Requests)}
+	var id string
+	if !res.Activity.Empty() {
+		if id, err = x.writeStaging(run, res.Activity); err != nil {
+			return extractRun{}, cannotRun(err, "the pointer did not move: the next run covers the same entries")
+		}
+		run.Staging = record.StagingDir + "/" + id + ".json"
+	}
+	st.MovePointer()
+	if err := x.saveState(*st, true); err != nil {
+		return run, cannotRun(err)
+	}
+	if x.log.format == "native" {
+		line := extract.NativePointerLine(x.log.session, x.env.Now(), extract.NativePointer{Through: st.Pointer.Index, Offset: st.Pointer.Offset, Staging: id})
+		if ok, err := x.log.appendPointer(line); err != nil {
+			warnf(x.env.Stderr, "%v; the pointer is kept on this machine only", err)
+		} else if !ok {
+			warnf(x.env.Stderr, "the log ends in a half-written line; the pointer is kept on this machine, and the log gets it with the next run that moves it")
+		}
+	}
+	return run, nil
+}
+
+func (x *extractor) provider() (llm.Provider, error) {
+	model := x.opts.model
+	if model == "" {
+		model = x.w.cfg.String(config.KeyExtractModel)
+	}
+	if model == "" {
+		return nil, cannotRun(errors.New("no model for extract"), "set one: git config yoimem.extract.model anthropic:claude-haiku-4-5 (or openai:MODEL, command:ARGV, replay:FILE), or pass --model")
+	}
+	p, err := openModel(x.env, x.w, model)
+	if err != nil {
+		return nil, cannotRun(fmt.Errorf("yoimem.extract.model: %w", err))
+	}
+	x.modelLabel = modelLabel(model)
+	return p, nil
+}
+
+// modelLabel is a model string as a staging file records it: the
+// provider and model, without a replay file's or a command's directory.
+func modelLabel(model string) string {
+	kind, rest, _ := strings.Cut(model, ":")
+	switch kind {
+	case "replay":
+		return kind + ":" + filepath.Base(rest)
+	case "command":
+		argv0, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		return kind + ":" + filepath.Base(argv0)
+	}
+	return model
+}
