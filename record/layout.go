@@ -164,3 +164,21 @@ func CleanRel(rel string) (string, error) {
 	}
 	return rel, nil
 }
+
+// ToolPath turns a record path as people and agents type it into the
+// .yoi/-relative form the tools work on: "knowledge/retry.md" and
+// ".yoi/knowledge/retry.md" (what every command prints) name the same
+// file. The result is validated by CleanRel.
+func ToolPath(p string) (string, error) {
+	return CleanRel(strings.TrimPrefix(p, Dir+"/"))
+}
+
+// DisplayPath is how commands and tools print a .yoi/-relative path: from
+// the workspace root, beginning with ".yoi/", so that it can be opened,
+// diffed and passed back to any command or tool as it is.
+func DisplayPath(rel string) string {
+	if rel == "" {
+		return Dir
+	}
+	return Dir + "/" + rel
+}
