@@ -129,7 +129,8 @@ func runShow(ctx context.Context, env Env, g *globalOptions, opts showOptions) e
 		return cannotRun(err)
 	}
 	if len(shown.Others) > 0 {
-		warnf(env.Stderr, "%s also names %s; show it with --kind %s or by its path", opts.ref, strings.Join(shown.Others, ", "), record.Classify(strings.TrimPrefix(shown.Others[0], record.Dir+"/")).Kind)
+		other, _ := record.ToolPath(shown.Others[0])
+		warnf(env.Stderr, "%s also names %s; show it with --kind %s or by its path", opts.ref, strings.Join(shown.Others, ", "), record.Classify(other).Kind)
 	}
 	recordUse(env, g, w, "slug", shown.Rel)
 	if opts.format == "json" {
