@@ -125,6 +125,9 @@ func runShow(ctx context.Context, env Env, g *globalOptions, opts showOptions) e
 	if errors.Is(err, memory.ErrNotFound) {
 		return cannotRun(err, "list records with 'git yoimem search knowledge --kind KIND' or 'git yoimem search memory --kind decision|request|summary'")
 	}
+	if errors.Is(err, record.ErrBadSlug) || errors.Is(err, memory.ErrNotRecordPath) {
+		return cannotRun(err, "give a slug (kebab-case, e.g. retry-policy) or a record path (e.g. .yoi/memory/decisions/use-sqlite.md)")
+	}
 	if err != nil {
 		return cannotRun(err)
 	}
