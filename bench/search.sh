@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Retrieval benchmarks on the generated corpus, each pair measured in one run:
 #   - git yoimem search knowledge WORD against rg -j1 -i -c WORD .yoi/knowledge,
-#     with a word most records hold (the search stops at the hit limit) and
+#     with a word most records hold (hits past the limit are only counted) and
 #     one none holds (every record is looked at), the machine-local cache
 #     cold (removed before each run) and warm (goal <= 1.0 cold, 0.5 warm);
 #   - git yoimem context (300 model-invocable records) against rg over the

@@ -54,14 +54,35 @@ func Run(ctx context.Context, in Input) (Result, error) {
 	return res, err
 }
 
-// ask extracts from part, halving it on a context-length error.
-func ask(ctx context.Context, in Input, part []sessionlog.Entry, depth int, res *Result) error {
+// FirstRequest is the request Run sends first for in's entries, built as
+// Run builds it (a range split after a context-length error sends its
+// halves the same way), with the rendering of the transcript; ok is false
+// when the entries hold nothing to show, and Run asks the model nothing.
+// A dry run prints it.
+func FirstRequest(in Input) (req llm.Request, r Rendered, ok bool) {
+	if len(in.Entries) == 0 {
+		return llm.Request{}, Rendered{}, false
+	}
+	return requestFor(in, in.Entries)
+}
+
+// requestFor renders part and builds the request that asks about it.
+func requestFor(in Input, part []sessionlog.Entry) (llm.Request, Rendered, bool) {
 	r := Render(part, in.Render)
 	if r.Entries == 0 {
+		return llm.Request{}, r, false
+	}
+	return request(in, part[0].Index, part[len(part)-1].Index, r.Text), r, true
+}
+
+// ask extracts from part, halving it on a context-length error.
+func ask(ctx context.Context, in Input, part []sessionlog.Entry, depth int, res *Result) error {
+	req, _, ok := requestFor(in, part)
+	if !ok {
 		return nil
 	}
 	from, to := part[0].Index, part[len(part)-1].Index
-	resp, err := in.Model.Call(ctx, request(in, from, to, r.Text))
+	resp, err := in.Model.Call(ctx, req)
 	res.Calls++
 	res.Usage = res.Usage.Add(resp.Usage)
 	if errors.Is(err, llm.ErrContextLength) && len(part) > 1 && depth < maxSplitDepth {

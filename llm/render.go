@@ -4,6 +4,10 @@ import (
 	"strings"
 )
 
+// PromptText is a request as plain text: what the command provider writes
+// to a command's stdin, and the text replay entries match against.
+func PromptText(req Request) string { return render(req) }
+
 // render writes a request as plain text: the command provider's stdin and
 // the text replay entries match against.
 func render(req Request) string {

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 // Options configure the server.
@@ -22,7 +23,7 @@ type Options struct {
 	Used func(how string, paths ...string)
 	// Searcher, when set, runs the searches (the command's cached one);
 	// nil searches a snapshot of tools.Store with the Search options.
-	Searcher func(scope memory.Scope, q memory.Query) ([]memory.Hit, []memory.Skipped, error)
+	Searcher func(scope memory.Scope, q memory.Query) (memory.Result, error)
 }
 
 // SearchInput is knowledge_search's and memory_search's input.
@@ -32,11 +33,10 @@ type SearchInput struct {
 	Kind  string `json:"kind,omitempty" jsonschema:"only this kind: rule, fact, howto… for knowledge; summary, decision, request for memory"`
 }
 
-// SearchOutput lists the hits.
-type SearchOutput struct {
-	Hits    []memory.Hit     `json:"hits"`
-	Skipped []memory.Skipped `json:"skipped,omitempty"`
-}
+// SearchOutput lists the hits (paths from the workspace root, beginning
+// with .yoi/), at most yoimem.search.maxResults of them, and how many
+// more matched.
+type SearchOutput = memory.Result
 
 // PathInput names a record relative to .yoi/.
 type PathInput struct {
@@ -64,7 +64,18 @@ type EditInput struct {
 
 // WriteOutput reports the linter's warnings about an accepted write.
 type WriteOutput struct {
-	Warnings []lint.Finding `json:"warnings"`
+	Warnings []Finding `json:"warnings"`
+}
+
+// Finding is a linter finding as the tools report it: the path from the
+// workspace root (".yoi/knowledge/x.md"), the severity as a word.
+type Finding struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity" jsonschema:"error or warning"`
+	Rule     string `json:"rule"`
+	Message  string `json:"message"`
 }
 
 // NewServer returns a server for tools. A refused write comes back as a
@@ -73,32 +84,32 @@ func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "git-yoimem", Version: opts.Version}, nil)
 	searcher := opts.Searcher
 	if searcher == nil {
-		searcher = func(scope memory.Scope, q memory.Query) ([]memory.Hit, []memory.Skipped, error) {
+		searcher = func(scope memory.Scope, q memory.Query) (memory.Result, error) {
 			snap, err := tools.Store.Snapshot()
 			if err != nil {
-				return nil, nil, err
+				return memory.Result{}, err
 			}
 			return memory.Search(snap, scope, q, opts.Search)
 		}
 	}
 	search := func(scope memory.Scope) sdk.ToolHandlerFor[SearchInput, SearchOutput] {
 		return func(_ context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
-			hits, skipped, err := searcher(scope, memory.Query{Text: in.Query, Slug: in.Slug, Kind: in.Kind})
-			if hits == nil {
-				hits = []memory.Hit{}
+			res, err := searcher(scope, memory.Query{Text: in.Query, Slug: in.Slug, Kind: in.Kind})
+			if res.Hits == nil {
+				res.Hits = []memory.Hit{}
 			}
-			if opts.Used != nil && len(hits) > 0 {
+			if opts.Used != nil && len(res.Hits) > 0 {
 				how := "search"
 				if in.Slug != "" {
 					how = "slug"
 				}
-				paths := make([]string, len(hits))
-				for i, h := range hits {
+				paths := make([]string, len(res.Hits))
+				for i, h := range res.Hits {
 					paths[i] = h.Path
 				}
 				opts.Used(how, paths...)
 			}
-			return nil, SearchOutput{Hits: hits, Skipped: skipped}, err
+			return nil, res, err
 		}
 	}
 	sdk.AddTool(s, &sdk.Tool{Name: "knowledge_search", Description: "Search the project's knowledge records (knowledge/*.md): rules, facts, how-tos. Use slug to read one whole."}, search(memory.ScopeKnowledge))
@@ -117,24 +128,27 @@ func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_write", Description: "Write a whole memory or knowledge record (create=true for a new one). Linted first; a refusal lists what to fix."},
 		func(_ context.Context, _ *sdk.CallToolRequest, in WriteInput) (*sdk.CallToolResult, WriteOutput, error) {
 			w, err := tools.Write(in.Path, []byte(in.Content), in.Create)
-			return nil, WriteOutput{Warnings: nonNil(w)}, err
+			return nil, WriteOutput{Warnings: findings(w)}, err
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_edit", Description: "Replace text that occurs exactly once in a record. Linted first."},
 		func(_ context.Context, _ *sdk.CallToolRequest, in EditInput) (*sdk.CallToolResult, WriteOutput, error) {
 			w, err := tools.Edit(in.Path, in.Old, in.New)
-			return nil, WriteOutput{Warnings: nonNil(w)}, err
+			return nil, WriteOutput{Warnings: findings(w)}, err
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_delete", Description: "Delete a request or knowledge record (decisions are replaced, not deleted)."},
 		func(_ context.Context, _ *sdk.CallToolRequest, in PathInput) (*sdk.CallToolResult, WriteOutput, error) {
 			w, err := tools.Delete(in.Path)
-			return nil, WriteOutput{Warnings: nonNil(w)}, err
+			return nil, WriteOutput{Warnings: findings(w)}, err
 		})
 	return s
 }
 
-func nonNil(fs []lint.Finding) []lint.Finding {
-	if fs == nil {
-		return []lint.Finding{}
+// findings converts the linter's findings to the tools' form; never nil,
+// so that the output lists warnings as [] when there are none.
+func findings(fs []lint.Finding) []Finding {
+	out := make([]Finding, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, Finding{Path: record.DisplayPath(f.Path), Line: f.Line, Col: f.Col, Severity: f.Severity.String(), Rule: f.Rule, Message: f.Message})
 	}
-	return fs
+	return out
 }

@@ -18,13 +18,14 @@ const (
 	InjectClose = "</yoimem-memory>"
 )
 
-// ContextResult is the always-on context and what did not fit.
+// ContextResult is the always-on context and what did not fit; its JSON
+// form is context --format json.
 type ContextResult struct {
-	Text     string   // the context, markers included
-	Chars    int      // its length in characters
-	Budget   int      // the budget it was built for
-	Left     []string // slugs whose descriptions did not fit
-	Included []string // slugs whose descriptions are in
+	Text     string   `json:"text"`     // the context, markers included
+	Chars    int      `json:"chars"`    // its length in characters
+	Budget   int      `json:"budget"`   // the budget it was built for
+	Included []string `json:"included"` // slugs whose descriptions are in
+	Left     []string `json:"left_out"` // slugs whose descriptions did not fit
 }
 
 // Context builds the always-on context: the summary's body, then the
@@ -38,7 +39,7 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 	if examine == nil {
 		examine = invocableExaminer(snap)
 	}
-	res := ContextResult{Budget: budget}
+	res := ContextResult{Budget: budget, Included: []string{}, Left: []string{}}
 	var b strings.Builder
 	b.WriteString(InjectOpen + " kind=\"context\">\n")
 	if content, err := snap.Read(record.SummaryPath); err == nil {

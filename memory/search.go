@@ -24,17 +24,19 @@ const (
 // and must all appear in a record (frontmatter included). Slug selects one
 // record by name (how #slug resolves) and returns it whole. Kind filters:
 // the knowledge kind (rule, fact, …) or, for memory, the record kind
-// (summary, decision, request).
+// (summary, decision, request). A query needs terms, a slug or a kind; a
+// kind alone lists every record of that kind.
 type Query struct {
 	Text string `json:"query"`
 	Slug string `json:"slug,omitempty"`
 	Kind string `json:"kind,omitempty"`
 }
 
-// Hit is one record found.
+// Hit is one record found. Path is as every command prints it: from the
+// workspace root, beginning with ".yoi/" (record.DisplayPath).
 type Hit struct {
 	Slug            string `json:"slug"`
-	Path            string `json:"path"` // relative to .yoi/
+	Path            string `json:"path"`
 	Kind            string `json:"kind"`
 	Description     string `json:"description,omitempty"`
 	ModelInvokation bool   `json:"model_invokation"`
@@ -42,10 +44,18 @@ type Hit struct {
 	Excerpt         string `json:"excerpt"`
 }
 
-// Skipped is a file the search could not read as a record.
+// Skipped is a file the search could not read as a record; Path as in Hit.
 type Skipped struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+}
+
+// Result is a search's answer: the hits in path order, at most
+// Options.MaxResults of them, and how many more matched past that limit.
+type Result struct {
+	Hits    []Hit     `json:"hits"`
+	Skipped []Skipped `json:"skipped,omitempty"`
+	More    int       `json:"more"`
 }
 
 // Options are the yoimem.search.* settings.
@@ -60,21 +70,22 @@ type Options struct {
 
 // Errors a caller can tell apart.
 var (
-	ErrEmptyQuery = errors.New("empty query: give search terms or a slug")
+	ErrEmptyQuery = errors.New("empty query: give search terms, a slug or a kind")
 	ErrNotFound   = errors.New("no such record")
 )
 
-// Search finds the records of scope matching q, in path order, at most
-// opts.MaxResults of them. Files that cannot be read as records are
+// Search finds the records of scope matching q, in path order. Past
+// opts.MaxResults it only counts the matches (Result.More): a listing is
+// bounded, never cut silently. Files that cannot be read as records are
 // skipped and reported, not fatal.
-func Search(snap record.Snapshot, scope Scope, q Query, opts Options) ([]Hit, []Skipped, error) {
+func Search(snap record.Snapshot, scope Scope, q Query, opts Options) (Result, error) {
 	terms, err := queryTerms(q, opts)
 	if err != nil {
-		return nil, nil, err
+		return Result{}, err
 	}
 	if q.Slug != "" {
 		if err := record.ValidateSlug(q.Slug); err != nil {
-			return nil, nil, fmt.Errorf("slug: %w", err)
+			return Result{}, fmt.Errorf("slug: %w", err)
 		}
 	}
 	examine := opts.Examine
@@ -84,51 +95,96 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) ([]Hit, []
 			examine = ReadExaminer(snap, ExamineTextInPlace)
 		}
 	}
-	var hits []Hit
-	var skipped []Skipped
+	m := matcher{snap: snap, examine: examine, q: q, terms: terms, opts: opts}
+	res := Result{Hits: []Hit{}}
 	slugSeen := false
 	for _, e := range snap.Entries {
 		loc := record.Classify(e.Path)
 		if e.Mode != record.ModeRegular || loc.Area != record.AreaRecord || loc.SlugErr != nil || !inScope(scope, loc.Kind) {
 			continue
 		}
-		if q.Slug != "" && loc.Slug != q.Slug {
+		if q.Slug != "" && slugOf(loc) != q.Slug {
 			continue
 		}
 		slugSeen = true
-		hit, ok, why := searchOne(snap, e, loc, examine, q, terms, opts)
+		full := opts.MaxResults > 0 && len(res.Hits) >= opts.MaxResults
+		hit, ok, why := m.one(e, loc, !full)
 		if why != "" {
-			skipped = append(skipped, Skipped{e.Path, why})
+			res.Skipped = append(res.Skipped, Skipped{record.DisplayPath(e.Path), why})
 		}
-		if !ok {
-			continue
-		}
-		hits = append(hits, hit)
-		if opts.MaxResults > 0 && len(hits) >= opts.MaxResults {
-			break
+		switch {
+		case !ok:
+		case full:
+			res.More++
+		default:
+			res.Hits = append(res.Hits, hit)
 		}
 	}
 	if q.Slug != "" && !slugSeen {
-		return nil, nil, fmt.Errorf("%s: %w", q.Slug, ErrNotFound)
+		return Result{}, fmt.Errorf("%s: %w", q.Slug, ErrNotFound)
 	}
-	return hits, skipped, nil
+	return res, nil
 }
 
-// searchOne matches one record on its examination and reads the file
-// itself only for a hit's excerpt. why explains a file skipped, or a
-// record searched as text only.
-func searchOne(snap record.Snapshot, e record.Entry, loc record.Location, examine Examiner, q Query, terms []string, opts Options) (hit Hit, ok bool, why string) {
-	ex, err := examine(e)
+// slugOf is a record's name: its file name, or "summary".
+func slugOf(loc record.Location) string {
+	if loc.Kind == record.KindSummary {
+		return "summary"
+	}
+	return loc.Slug
+}
+
+// Locate lists the .yoi/-relative paths of the records named slug, in the
+// order #slug resolves a name: knowledge first, then decisions, then
+// requests. "summary" names the summary first.
+func Locate(snap record.Snapshot, slug string) []string {
+	var out []string
+	if slug == "summary" {
+		if e, ok := snap.Lookup(record.SummaryPath); ok && e.Mode == record.ModeRegular {
+			out = append(out, record.SummaryPath)
+		}
+	}
+	for _, k := range []record.Kind{record.KindKnowledge, record.KindDecision, record.KindRequest} {
+		p := record.PathFor(k, slug)
+		if e, ok := snap.Lookup(p); ok && e.Mode == record.ModeRegular {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// matcher matches records against one query.
+type matcher struct {
+	snap    record.Snapshot
+	examine Examiner
+	q       Query
+	terms   []string
+	opts    Options
+}
+
+// one matches one record on its examination and reads the file itself
+// only when the examination cannot settle it, or for a hit's excerpt
+// (listed). A match past the limit (listed false) is counted from the
+// examination when it can tell. why explains a file skipped, or a record
+// searched as text only.
+func (m *matcher) one(e record.Entry, loc record.Location, listed bool) (hit Hit, ok bool, why string) {
+	ex, err := m.examine(e)
 	if err != nil {
 		return Hit{}, false, err.Error()
 	}
 	if !ex.Text {
 		return Hit{}, false, ex.Problem
 	}
-	if !containsAll(ex.Lower, terms) || (ex.Facts && q.Kind != "" && !strings.EqualFold(q.Kind, ex.Kind)) {
+	if !containsAll(ex.Lower, m.terms) || !m.mayBeKind(ex) {
 		return Hit{}, false, ""
 	}
-	content, err := snap.Read(e.Path)
+	// The kind of a knowledge record is in its frontmatter, which a text
+	// examination has not read; other kinds are their directory.
+	kindKnown := m.q.Kind == "" || ex.Facts || loc.Kind != record.KindKnowledge
+	if !listed && kindKnown {
+		return Hit{}, true, ex.Problem
+	}
+	content, err := m.snap.Read(e.Path)
 	if err != nil {
 		return Hit{}, false, err.Error()
 	}
@@ -137,19 +193,50 @@ func searchOne(snap record.Snapshot, e record.Entry, loc record.Location, examin
 	if !ex.Text {
 		return Hit{}, false, ex.Problem
 	}
-	if !containsAll(ex.Lower, terms) || (q.Kind != "" && !strings.EqualFold(q.Kind, ex.Kind)) {
+	if !containsAll(ex.Lower, m.terms) || (m.q.Kind != "" && !strings.EqualFold(m.q.Kind, ex.Kind)) {
 		return Hit{}, false, ""
 	}
-	hit = Hit{Slug: loc.Slug, Path: e.Path, Kind: ex.Kind, Description: ex.Description, ModelInvokation: ex.ModelInvokation, Status: ex.Status}
-	if loc.Kind == record.KindSummary {
-		hit.Slug = "summary"
+	if !listed {
+		return Hit{}, true, ex.Problem
 	}
-	if q.Slug != "" && len(terms) == 0 {
+	hit = Hit{Slug: slugOf(loc), Path: record.DisplayPath(e.Path), Kind: ex.Kind, Description: ex.Description, ModelInvokation: ex.ModelInvokation, Status: ex.Status}
+	switch {
+	case m.q.Slug != "" && len(m.terms) == 0:
 		hit.Excerpt = string(content) // #slug: the whole record
-	} else {
-		hit.Excerpt = excerpt(content, ex.Lower, terms, opts.ExcerptLines)
+	case len(m.terms) == 0:
+		hit.Excerpt = firstLine(content) // a listing
+	default:
+		hit.Excerpt = excerpt(content, ex.Lower, m.terms, m.opts.ExcerptLines)
 	}
 	return hit, true, ex.Problem
+}
+
+// mayBeKind rules out, from an examination, a record that cannot be of
+// the kind asked for: one whose facts say another kind, or whose text
+// does not even contain the kind's name.
+func (m *matcher) mayBeKind(ex Examined) bool {
+	switch {
+	case m.q.Kind == "":
+		return true
+	case ex.Facts || ex.Kind != record.KindKnowledge.String():
+		return strings.EqualFold(m.q.Kind, ex.Kind)
+	}
+	return bytes.Contains(ex.Lower, []byte(strings.ToLower(m.q.Kind)))
+}
+
+// firstLine is the first line of a record's body with text in it: what a
+// listing shows of each record.
+func firstLine(content []byte) string {
+	body := content
+	if doc, err := record.Parse(content); err == nil {
+		body = doc.Body()
+	}
+	for _, l := range bytes.Split(body, []byte("\n")) {
+		if l = bytes.TrimSpace(l); len(l) > 0 {
+			return string(l) + "\n"
+		}
+	}
+	return ""
 }
 
 func containsAll(lower []byte, terms []string) bool {
@@ -173,7 +260,7 @@ func queryTerms(q Query, opts Options) ([]string, error) {
 		return nil, errors.New("query is not UTF-8 text")
 	}
 	terms := strings.Fields(strings.ToLower(q.Text))
-	if len(terms) == 0 && q.Slug == "" {
+	if len(terms) == 0 && q.Slug == "" && q.Kind == "" {
 		return nil, ErrEmptyQuery
 	}
 	return terms, nil
@@ -189,6 +276,8 @@ func inScope(scope Scope, k record.Kind) bool {
 // excerpt returns the lines holding any term with n lines around them;
 // separate runs are joined by a "…" line.
 func excerpt(content, lower []byte, terms []string, n int) string {
+	// The newline that ends the file does not begin another line.
+	content, lower = bytes.TrimSuffix(content, []byte("\n")), bytes.TrimSuffix(lower, []byte("\n"))
 	lines := bytes.Split(content, []byte("\n"))
 	lowerLines := bytes.Split(lower, []byte("\n"))
 	if len(lowerLines) != len(lines) {

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,6 +58,12 @@ func TestSearch(t *testing.T) {
 		{"regex metacharacters are literal", ScopeKnowledge, Query{Text: "(a|b)* [a-z]+"}, Options{}, "regex-notes"},
 		{"no match", ScopeKnowledge, Query{Text: "kubernetes"}, Options{}, ""},
 		{"hit limit", ScopeKnowledge, Query{Text: "retry"}, Options{MaxResults: 1}, "broken"},
+		{"kind alone lists the kind", ScopeKnowledge, Query{Kind: "rule"}, Options{}, "retry-policy"},
+		{"kind alone, any case", ScopeKnowledge, Query{Kind: "HowTo"}, Options{}, "sqlite-pragmas"},
+		{"kind alone, none of it", ScopeKnowledge, Query{Kind: "policy"}, Options{}, ""},
+		{"memory kind alone", ScopeMemory, Query{Kind: "decision"}, Options{}, "use-sqlite"},
+		{"summary by kind", ScopeMemory, Query{Kind: "summary"}, Options{}, "summary"},
+		{"summary by slug", ScopeMemory, Query{Slug: "summary"}, Options{}, "summary"},
 		{"memory scope", ScopeMemory, Query{Text: "retr"}, Options{}, "retries summary"},
 		{"memory kind filter", ScopeMemory, Query{Text: "sqlite", Kind: "decision"}, Options{}, "use-sqlite"},
 		{"slug", ScopeKnowledge, Query{Slug: "sqlite-pragmas"}, Options{}, "sqlite-pragmas"},
@@ -64,11 +71,11 @@ func TestSearch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			hits, _, err := Search(snap, tt.scope, tt.q, tt.opts)
+			res, err := Search(snap, tt.scope, tt.q, tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := slugs(hits); got != tt.want {
+			if got := slugs(res.Hits); got != tt.want {
 				t.Fatalf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -76,7 +83,8 @@ func TestSearch(t *testing.T) {
 }
 
 func TestSearchHitFields(t *testing.T) {
-	hits, skipped, err := Search(snapshot(), ScopeKnowledge, Query{Text: "declined"}, Options{ExcerptLines: 1})
+	res, err := Search(snapshot(), ScopeKnowledge, Query{Text: "declined"}, Options{ExcerptLines: 1})
+	hits, skipped := res.Hits, res.Skipped
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +92,7 @@ func TestSearchHitFields(t *testing.T) {
 		t.Fatalf("hits %+v", hits)
 	}
 	h := hits[0]
-	if h.Kind != "rule" || h.Description != "How to retry HTTP calls" || !h.ModelInvokation || h.Path != "knowledge/retry-policy.md" {
+	if h.Kind != "rule" || h.Description != "How to retry HTTP calls" || !h.ModelInvokation || h.Path != ".yoi/knowledge/retry-policy.md" {
 		t.Fatalf("hit %+v", h)
 	}
 	if h.Excerpt != "Use backoff.\nNever retry a declined card.\n\n" {
@@ -95,10 +103,11 @@ func TestSearchHitFields(t *testing.T) {
 	for _, s := range skipped {
 		reasons[s.Path] = s.Reason
 	}
-	if reasons["knowledge/binary.md"] != "not UTF-8 text" {
+	if reasons[".yoi/knowledge/binary.md"] != "not UTF-8 text" {
 		t.Fatalf("skipped %+v", skipped)
 	}
-	d, _, _ := Search(snapshot(), ScopeMemory, Query{Text: "sqlite"}, Options{})
+	r, _ := Search(snapshot(), ScopeMemory, Query{Text: "sqlite"}, Options{})
+	d := r.Hits
 	if len(d) != 1 || d[0].Status != "resolved" || d[0].Kind != "decision" {
 		t.Fatalf("decision hit %+v", d)
 	}
@@ -107,11 +116,13 @@ func TestSearchHitFields(t *testing.T) {
 func TestSearchExcerptRuns(t *testing.T) {
 	body := strings.Repeat("filler\n", 3) + "alpha\n" + strings.Repeat("filler\n", 5) + "alpha again\n"
 	snap := record.MapSnapshot(map[string][]byte{"knowledge/a.md": []byte(knowledge("fact", "d", false, body))})
-	hits, _, err := Search(snap, ScopeKnowledge, Query{Text: "alpha"}, Options{ExcerptLines: 1})
+	res, err := Search(snap, ScopeKnowledge, Query{Text: "alpha"}, Options{ExcerptLines: 1})
+	hits := res.Hits
 	if err != nil || len(hits) != 1 {
 		t.Fatal(err, hits)
 	}
-	want := "filler\nalpha\nfiller\n…\nfiller\nalpha again\n\n"
+	// the newline that ends the file is not one more (empty) line
+	want := "filler\nalpha\nfiller\n…\nfiller\nalpha again\n"
 	if hits[0].Excerpt != want {
 		t.Fatalf("excerpt %q, want %q", hits[0].Excerpt, want)
 	}
@@ -119,7 +130,8 @@ func TestSearchExcerptRuns(t *testing.T) {
 
 func TestSearchSlugReturnsWholeRecord(t *testing.T) {
 	snap := snapshot()
-	hits, _, err := Search(snap, ScopeKnowledge, Query{Slug: "sqlite-pragmas"}, Options{ExcerptLines: 0})
+	res, err := Search(snap, ScopeKnowledge, Query{Slug: "sqlite-pragmas"}, Options{ExcerptLines: 0})
+	hits := res.Hits
 	if err != nil || len(hits) != 1 {
 		t.Fatal(err)
 	}
@@ -136,18 +148,19 @@ func TestSearchBadInput(t *testing.T) {
 		want error
 	}{
 		"empty":          {Query{Text: "   "}, ErrEmptyQuery},
+		"nothing at all": {Query{}, ErrEmptyQuery},
 		"unknown slug":   {Query{Slug: "no-such"}, ErrNotFound},
 		"slug traversal": {Query{Slug: "../../etc/passwd"}, record.ErrBadSlug},
 		"slug upper":     {Query{Slug: "Retry"}, record.ErrBadSlug},
 	} {
-		if _, _, err := Search(snap, ScopeKnowledge, tc.q, Options{}); !errors.Is(err, tc.want) {
+		if _, err := Search(snap, ScopeKnowledge, tc.q, Options{}); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, tc.want)
 		}
 	}
-	if _, _, err := Search(snap, ScopeKnowledge, Query{Text: strings.Repeat("x", 2000)}, Options{}); err == nil {
+	if _, err := Search(snap, ScopeKnowledge, Query{Text: strings.Repeat("x", 2000)}, Options{}); err == nil {
 		t.Error("huge query accepted")
 	}
-	if _, _, err := Search(snap, ScopeKnowledge, Query{Text: "\xff"}, Options{}); err == nil {
+	if _, err := Search(snap, ScopeKnowledge, Query{Text: "\xff"}, Options{}); err == nil {
 		t.Error("non-UTF-8 query accepted")
 	}
 }
@@ -158,17 +171,143 @@ func FuzzSearch(f *testing.F) {
 	f.Add("", "sqlite-pragmas", "")
 	snap := snapshot()
 	f.Fuzz(func(t *testing.T, text, slug, kind string) {
-		hits, _, err := Search(snap, ScopeKnowledge, Query{Text: text, Slug: slug, Kind: kind}, Options{ExcerptLines: 2, MaxResults: 3})
+		res, err := Search(snap, ScopeKnowledge, Query{Text: text, Slug: slug, Kind: kind}, Options{ExcerptLines: 2, MaxResults: 3})
 		if err != nil {
 			return
 		}
-		if len(hits) > 3 {
-			t.Fatalf("%d hits over the limit", len(hits))
+		if len(res.Hits) > 3 {
+			t.Fatalf("%d hits over the limit", len(res.Hits))
 		}
-		for _, h := range hits {
-			if !strings.HasPrefix(h.Path, "knowledge/") {
+		if res.More > 0 && len(res.Hits) < 3 {
+			t.Fatalf("%d more with %d hits under the limit", res.More, len(res.Hits))
+		}
+		for _, h := range res.Hits {
+			if !strings.HasPrefix(h.Path, ".yoi/knowledge/") {
 				t.Fatalf("hit outside scope: %s", h.Path)
 			}
 		}
 	})
+}
+
+// TestSearchMore: hits past the limit are counted, never dropped silently,
+// whatever the query (terms, a kind alone, a kind the examination cannot
+// tell without reading the file).
+func TestSearchMore(t *testing.T) {
+	files := map[string][]byte{}
+	for i := 0; i < 7; i++ {
+		kind := "rule"
+		if i%2 == 1 {
+			kind = "fact"
+		}
+		files[fmt.Sprintf("knowledge/r%d.md", i)] = []byte(knowledge(kind, "about retries", false, "# Retry "+kind+"\n\nRetry twice.\n"))
+	}
+	snap := record.MapSnapshot(files)
+	for _, tc := range []struct {
+		q               Query
+		max, hits, more int
+	}{
+		{Query{Text: "retry"}, 3, 3, 4},
+		{Query{Text: "retry"}, 0, 7, 0},
+		{Query{Text: "retry"}, 7, 7, 0},
+		{Query{Kind: "rule"}, 2, 2, 2},
+		{Query{Kind: "fact"}, 5, 3, 0},
+		{Query{Text: "twice", Kind: "fact"}, 1, 1, 2},
+	} {
+		for _, ex := range []Examiner{nil, ReadExaminer(snap, ExamineText), ReadExaminer(snap, Examine)} {
+			res, err := Search(snap, ScopeKnowledge, tc.q, Options{MaxResults: tc.max, Examine: ex})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) != tc.hits || res.More != tc.more {
+				t.Errorf("%+v max %d: %d hits and %d more, want %d and %d", tc.q, tc.max, len(res.Hits), res.More, tc.hits, tc.more)
+			}
+		}
+	}
+}
+
+// TestSearchListingExcerpt: a listing without terms shows each record's
+// first line of text.
+func TestSearchListingExcerpt(t *testing.T) {
+	res, err := Search(snapshot(), ScopeKnowledge, Query{Kind: "rule"}, Options{ExcerptLines: 2})
+	if err != nil || len(res.Hits) != 1 {
+		t.Fatal(err, res)
+	}
+	if got := res.Hits[0].Excerpt; got != "# Retry\n" {
+		t.Fatalf("excerpt %q", got)
+	}
+	res, err = Search(snapshot(), ScopeMemory, Query{Kind: "decision"}, Options{})
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Excerpt != "Chose SQLite over Postgres.\n" || res.Hits[0].Path != ".yoi/memory/decisions/use-sqlite.md" {
+		t.Fatal(err, res)
+	}
+}
+
+// TestLocate: a slug names records of every kind, in the order #slug
+// resolves them; "summary" is the summary.
+func TestLocate(t *testing.T) {
+	snap := record.MapSnapshot(map[string][]byte{
+		"knowledge/retry.md":          []byte("k"),
+		"memory/decisions/retry.md":   []byte("d"),
+		"memory/requests/retry.md":    []byte("r"),
+		"memory/requests/other.md":    []byte("r"),
+		"memory/summary.md":           []byte("s"),
+		"memory/decisions/summary.md": []byte("d"),
+		"workflow/retry.md":           []byte("w"),
+	})
+	for slug, want := range map[string]string{
+		"retry":   "knowledge/retry.md memory/decisions/retry.md memory/requests/retry.md",
+		"other":   "memory/requests/other.md",
+		"summary": "memory/summary.md memory/decisions/summary.md",
+		"none":    "",
+	} {
+		if got := strings.Join(Locate(snap, slug), " "); got != want {
+			t.Errorf("Locate(%q) = %q, want %q", slug, got, want)
+		}
+	}
+}
+
+func TestShow(t *testing.T) {
+	snap := record.MapSnapshot(map[string][]byte{
+		"knowledge/retry.md":        []byte(knowledge("rule", "How to retry", false, "Retry twice.\n")),
+		"memory/decisions/retry.md": []byte("---\ncreated_at: " + ts + "\nupdated_at: " + ts + "\nstatus: open\nsources: []\n---\nWhether to retry.\n"),
+		"memory/requests/ask.md":    []byte("---\ncreated_at: " + ts + "\nupdated_at: " + ts + "\nsources: []\n---\nAsked.\n"),
+		"memory/summary.md":         []byte("---\nupdated_at: " + ts + "\n---\nSummary.\n"),
+		"workflow/x.md":             []byte("x"),
+	})
+	for _, tc := range []struct {
+		ref      string
+		kind     record.Kind
+		path     string
+		also     string
+		wantErr  error
+		errMatch string
+	}{
+		{ref: "retry", path: ".yoi/knowledge/retry.md", also: ".yoi/memory/decisions/retry.md"},
+		{ref: "retry", kind: record.KindDecision, path: ".yoi/memory/decisions/retry.md"},
+		{ref: "ask", path: ".yoi/memory/requests/ask.md"},
+		{ref: "summary", path: ".yoi/memory/summary.md"},
+		{ref: ".yoi/memory/decisions/retry.md", path: ".yoi/memory/decisions/retry.md"},
+		{ref: "memory/decisions/retry.md", path: ".yoi/memory/decisions/retry.md"},
+		{ref: "retry", kind: record.KindRequest, wantErr: ErrNotFound, errMatch: "retry: no such record (request)"},
+		{ref: "nope", wantErr: ErrNotFound},
+		{ref: "Nope", wantErr: record.ErrBadSlug},
+		{ref: "knowledge/Bad.md", wantErr: record.ErrBadSlug},
+		{ref: "workflow/x.md", wantErr: ErrNotRecordPath},
+		{ref: "../etc/passwd", errMatch: "leaves .yoi/"},
+		{ref: "memory/decisions/retry.md", kind: record.KindKnowledge, errMatch: "is a decision record, not a knowledge"},
+	} {
+		s, err := Show(snap, tc.ref, tc.kind)
+		if tc.wantErr != nil || tc.errMatch != "" {
+			if err == nil || (tc.wantErr != nil && !errors.Is(err, tc.wantErr)) || !strings.Contains(err.Error(), tc.errMatch) {
+				t.Errorf("Show(%q, %v): err %v, want %v %q", tc.ref, tc.kind, err, tc.wantErr, tc.errMatch)
+			}
+			continue
+		}
+		if err != nil || s.Path != tc.path || strings.Join(s.Others, " ") != tc.also {
+			t.Errorf("Show(%q, %v) = %s also %v (%v), want %s also %s", tc.ref, tc.kind, s.Path, s.Others, err, tc.path, tc.also)
+			continue
+		}
+		if want, _ := snap.Read(s.Rel); s.Excerpt != string(want) {
+			t.Errorf("Show(%q): not the whole record: %q", tc.ref, s.Excerpt)
+		}
+	}
 }

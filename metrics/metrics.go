@@ -110,21 +110,39 @@ func (c *Clock) Now() int64 {
 }
 
 // Frequency is a record's use rate: its last window invokes (injections
-// excluded) divided by the input tokens since the oldest of them, per
-// million tokens. known is false without any invoke.
+// excluded) divided by the input tokens counted since the oldest of them,
+// per million tokens. known is false without any invoke, and while no
+// input tokens have been counted since the oldest one (no ledger yet, or
+// no reading since): the rate is then unknown, neither low nor high.
 func Frequency(events []Event, clock *Clock, window int) (freq float64, known bool) {
+	freq, why := rate(events, clock, window)
+	return freq, why == ""
+}
+
+// Why a frequency is unknown (Stat.Reason).
+const (
+	ReasonNoUses    = "no uses, only context injections"
+	ReasonNoLedger  = "no input tokens counted yet: extract feeds the token ledger from session logs"
+	ReasonNoneSince = "no input tokens counted since the first use: extract feeds the token ledger from session logs"
+)
+
+// rate is Frequency with the reason a rate is unknown ("" when known).
+func rate(events []Event, clock *Clock, window int) (float64, string) {
 	uses := invokes(events)
 	if len(uses) == 0 {
-		return 0, false
+		return 0, ReasonNoUses
 	}
 	if window > 0 && len(uses) > window {
 		uses = uses[len(uses)-window:]
 	}
 	elapsed := clock.Now() - clock.At(uses[0].Time)
-	if elapsed < 1 {
-		elapsed = 1 // all within one reading: as frequent as can be measured
+	switch {
+	case clock.Now() == 0:
+		return 0, ReasonNoLedger
+	case elapsed < 1:
+		return 0, ReasonNoneSince
 	}
-	return float64(len(uses)) * 1e6 / float64(elapsed), true
+	return float64(len(uses)) * 1e6 / float64(elapsed), ""
 }
 
 // invokes keeps the explicit uses, by time.
@@ -145,12 +163,13 @@ func Protected(freq float64, known bool, threshold float64) bool {
 	return known && freq >= threshold
 }
 
-// Candidate is a record the knowledge-candidate report lists.
+// Candidate is a record the knowledge-candidate report lists (Record
+// .yoi/-relative, as events name it).
 type Candidate struct {
-	Record    string  `json:"record"`
-	Frequency float64 `json:"frequency"`
-	Uses      int     `json:"uses"`     // after collapsing runs within a session
-	Sessions  int     `json:"sessions"` // distinct sessions
+	Record    string
+	Frequency float64
+	Uses      int // after collapsing runs within a session
+	Sessions  int // distinct sessions
 }
 
 // Candidates is the knowledge-candidate report: records whose frequency,

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func TestFrequency(t *testing.T) {
 		{"injections do not count", []Event{{Time: at(0), How: HowInject, Tokens: 50}}, 10, 0, false},
 		{"two uses over 10M tokens", []Event{{Time: at(0), How: HowSearch}, {Time: at(50), How: HowSlug}}, 10, 0.2, true},
 		{"window keeps the last uses", []Event{{Time: at(0), How: HowRead}, {Time: at(50), How: HowRead}, {Time: at(90), How: HowRead}}, 2, 2.0 / 5, true},
-		{"all at the last reading", []Event{{Time: at(100), How: HowRead}}, 10, 1e6, true},
+		{"all at the last reading: no tokens since", []Event{{Time: at(100), How: HowRead}}, 10, 0, false},
 	}
 	for _, tt := range tests {
 		got, known := Frequency(tt.events, c, tt.window)
@@ -147,5 +148,46 @@ func TestClockRereadFromStartCountsOnce(t *testing.T) {
 		if got := NewClock(ticks).Now(); got != 200 {
 			t.Errorf("Now() = %d for %v, want 200", got, ticks)
 		}
+	}
+}
+
+// TestUnknownFrequency: without input tokens counted since the first use
+// a frequency is unknown, with its reason: never protected, never a
+// candidate (it used to be a million per Mtoken, "as frequent as can be").
+func TestUnknownFrequency(t *testing.T) {
+	ev := func(m int, session string, how string) Event {
+		return Event{ID: fmt.Sprint(m, session), Time: at(m), Session: session, Record: "knowledge/k.md", How: how}
+	}
+	uses := []Event{ev(10, "s1", HowSearch), ev(20, "s2", HowSlug)}
+	for _, tc := range []struct {
+		name   string
+		clock  *Clock
+		events []Event
+		reason string
+	}{
+		{"no ledger", NewClock(nil), uses, ReasonNoLedger},
+		{"readings only before the uses", NewClock([]Tick{{Time: at(5), Session: "x", From: 1, To: 2, Tokens: 500}}), uses, ReasonNoneSince},
+		{"readings at the first use only", NewClock([]Tick{{Time: at(10), Session: "x", From: 1, To: 2, Tokens: 500}}), uses, ReasonNoneSince},
+		{"injections only", clock(100), []Event{ev(10, "s1", HowInject)}, ReasonNoUses},
+	} {
+		stats := Stats(tc.events, tc.clock, 10, 1.0)
+		if len(stats) != 1 {
+			t.Fatalf("%s: %+v", tc.name, stats)
+		}
+		s := stats[0]
+		if s.Known || s.Protected || s.Frequency != 0 || s.Reason != tc.reason {
+			t.Errorf("%s: %+v, want unknown: %s", tc.name, s, tc.reason)
+		}
+		if _, known := Frequency(tc.events, tc.clock, 10); known {
+			t.Errorf("%s: Frequency known", tc.name)
+		}
+		if c := Candidates(tc.events, tc.clock, 10, 0, 1); len(c) != 0 {
+			t.Errorf("%s: unknown frequency made a candidate: %+v", tc.name, c)
+		}
+	}
+	// a reading after the first use makes it known
+	c := NewClock([]Tick{{Time: at(15), Session: "x", From: 1, To: 2, Tokens: 4_000_000}})
+	if s := Stats(uses, c, 10, 0.1)[0]; !s.Known || s.Reason != "" || math.Abs(s.Frequency-0.5) > 1e-9 || !s.Protected {
+		t.Errorf("known: %+v", s)
 	}
 }

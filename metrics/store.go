@@ -124,14 +124,16 @@ func readDir(dir string) ([]Event, error) {
 	return out, nil
 }
 
-// Stat is one record's usage.
+// Stat is one record's usage. Record is .yoi/-relative, as events name
+// it; commands print it from the workspace root.
 type Stat struct {
-	Record       string  `json:"record"`
-	Uses         int     `json:"uses"`
-	Frequency    float64 `json:"frequency"` // invokes per million input tokens
-	Known        bool    `json:"known"`
-	Protected    bool    `json:"protected"`
-	InjectTokens int64   `json:"inject_tokens,omitempty"`
+	Record       string
+	Uses         int
+	Frequency    float64 // invokes per million input tokens, when Known
+	Known        bool
+	Reason       string // why the frequency is not known
+	Protected    bool   // known and at or above the protection frequency
+	InjectTokens int64
 }
 
 // Stats computes every used record's frequency and protection. Events
@@ -159,7 +161,8 @@ func Stats(events []Event, clock *Clock, window int, protect float64) []Stat {
 				s.Uses++
 			}
 		}
-		s.Frequency, s.Known = Frequency(evs, clock, window)
+		s.Frequency, s.Reason = rate(evs, clock, window)
+		s.Known = s.Reason == ""
 		s.Protected = Protected(s.Frequency, s.Known, protect)
 		out = append(out, s)
 	}

@@ -80,7 +80,7 @@ func scopeDirs(scope memory.Scope) []string {
 	return []string{record.KnowledgeDir}
 }
 
-func (s *searcher) search(scope memory.Scope, q memory.Query) ([]memory.Hit, []memory.Skipped, error) {
+func (s *searcher) search(scope memory.Scope, q memory.Query) (memory.Result, error) {
 	dirs := scopeDirs(scope)
 	s.mu.Lock()
 	cat, ok := s.catalogs[scope]
@@ -100,7 +100,7 @@ func (s *searcher) search(scope memory.Scope, q memory.Query) ([]memory.Hit, []m
 	}
 	s.mu.Unlock()
 	if err != nil {
-		return nil, nil, err
+		return memory.Result{}, err
 	}
 	s.mu.Lock()
 	examine := cat.examiner(snap)

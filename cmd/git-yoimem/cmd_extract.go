@@ -40,14 +40,18 @@ still met when a run ends. On any failure the pointer stays and nothing
 partial is left: the next run covers the same range.
 
 --check reports the tokens since the pointer and whether a run is due,
-without calling a model. Both feed the token ledger of the usage metrics.`,
+without calling a model. Both feed the token ledger of the usage metrics.
+The report shows the state found, the runs made, and the state left
+("now: …"); --json prints it as {…, runs, after}. --dry-run prints the
+request a run would send: the text a command: model reads on stdin, or
+with --json the request the model helper gets.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log", Usage: "the session log (JSONL)", Destination: &opts.log, Required: true},
 			&cli.StringFlag{Name: "format", Usage: "log format: native, claude-code or codex (default: detected)", Destination: &opts.format},
 			&cli.StringFlag{Name: "model", Usage: "model string, overriding yoimem.extract.model", Destination: &opts.model},
 			&cli.BoolFlag{Name: "check", Usage: "only report whether a run is due; no model call", Destination: &opts.check},
 			&cli.BoolFlag{Name: "force", Usage: "run even below the threshold", Destination: &opts.force},
-			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be sent to the model for the entries after the pointer; no model call, nothing written", Destination: &opts.dryRun},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the request a run would send to the model for the entries after the pointer; no model call, nothing written", Destination: &opts.dryRun},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON", Destination: &opts.json},
 			&cli.IntFlag{Name: "max-runs", Usage: "runs at most, when the threshold is met again after one", Value: 4, Destination: &opts.maxRuns},
 		},
@@ -63,24 +67,31 @@ without calling a model. Both feed the token ledger of the usage metrics.`,
 	}
 }
 
-// extractReport is what extract prints.
+// extractReport is what extract prints: the state the command found,
+// the runs it made, and the state after them.
 type extractReport struct {
-	Session   string       `json:"session_id"`
-	Format    string       `json:"format"`
-	Log       string       `json:"log"`
-	Pointer   int          `json:"pointer"` // last entry extracted
-	Tokens    int64        `json:"tokens_since_pointer"`
-	Calls     int          `json:"calls_since_pointer"`
-	Threshold int64        `json:"threshold"`
-	Due       bool         `json:"due"`
-	InFlight  bool         `json:"in_flight,omitempty"` // another run holds the session
-	Runs      []extractRun `json:"runs"`
+	Session   string `json:"session_id"`
+	Format    string `json:"format"`
+	Log       string `json:"log"`
+	Threshold int64  `json:"threshold"`
+	extractState
+	InFlight bool         `json:"in_flight,omitempty"` // another run holds the session
+	Runs     []extractRun `json:"runs"`
+	After    extractState `json:"after"`
+}
+
+// extractState is where a log stands: its pointer and what came after.
+type extractState struct {
+	Pointer int   `json:"pointer"` // last entry extracted
+	Tokens  int64 `json:"tokens_since_pointer"`
+	Calls   int   `json:"calls_since_pointer"`
+	Due     bool  `json:"due"`
 }
 
 type extractRun struct {
 	From        int       `json:"from"`
 	To          int       `json:"to"`
-	Staging     string    `json:"staging,omitempty"` // .yoi/-relative; empty: nothing to save
+	Staging     string    `json:"staging,omitempty"` // from the workspace root (.yoi/…); empty: nothing to save
 	Decisions   int       `json:"decisions"`
 	Discussions int       `json:"discussions"`
 	Attempts    int       `json:"attempts"`
@@ -141,8 +152,15 @@ func (x *extractor) print(rep extractReport) error {
 			fmt.Fprintf(&b, "extracted entries %d-%d: nothing to save\n", r.From, r.To)
 			continue
 		}
-		fmt.Fprintf(&b, "extracted entries %d-%d: %d decisions, %d discussions, %d attempts, %d requests -> .yoi/%s\n",
+		fmt.Fprintf(&b, "extracted entries %d-%d: %d decisions, %d discussions, %d attempts, %d requests -> %s\n",
 			r.From, r.To, r.Decisions, r.Discussions, r.Attempts, r.Requests, r.Staging)
+	}
+	if len(rep.Runs) > 0 {
+		due = "not due"
+		if rep.After.Due {
+			due = "due (a next run is left for the next trigger)"
+		}
+		fmt.Fprintf(&b, "now: %d input tokens in %d calls since the pointer (entry %d); %s\n", rep.After.Tokens, rep.After.Calls, rep.After.Pointer, due)
 	}
 	_, err := fmt.Fprint(x.env.Stdout, b.String())
 	return err

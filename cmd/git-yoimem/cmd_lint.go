@@ -32,7 +32,8 @@ replaced_by links are checked against the whole .yoi/ either way.
 Findings print one per line, compiler style:
    path:line:col: error|warning rule-id: message
 --format json prints {"findings": [...], "files", "errors", "warnings"}
-with paths relative to the repository's top level. --list-rules lists the rules.
+with paths from the workspace root (.yoi/knowledge/x.md). --list-rules
+lists the rules.
 
 Exit status is 1 when any finding is an error; warnings alone exit 0.`,
 		Flags: []cli.Flag{
@@ -132,11 +133,10 @@ func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (fu
 }
 
 func printLint(env Env, w *workspace, rep lint.Report, format string) error {
-	rootRel, _ := filepath.Rel(w.repo.TopLevel, w.yoiDir())
 	if format == "json" {
 		out := lintJSON{Findings: make([]lint.Finding, 0, len(rep.Findings)), Files: rep.Files, Errors: rep.Count(lint.Error), Warnings: rep.Count(lint.Warning)}
 		for _, f := range rep.Findings {
-			f.Path = filepath.ToSlash(filepath.Join(rootRel, f.Path))
+			f.Path = record.DisplayPath(f.Path) // from the workspace root
 			out.Findings = append(out.Findings, f)
 		}
 		return writeJSON(env, out)

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 type logOptions struct {
@@ -30,7 +31,9 @@ takes, e.g. main..yoimem/memory). Each shows its record operations
 category and reason, and its run ID, engine and category counts.
 
 --format json prints an array of {commit, date, subject, ops, run_id,
-engine, model, consumed, sessions, categories}.`,
+engine, model, consumed, sessions, categories}; each op is {op, path,
+target, category, reason}. Paths print from the workspace root
+(.yoi/memory/decisions/x.md), in text and JSON.`,
 		Flags: []cli.Flag{formatFlag(&opts.format)},
 		Action: func(c *cli.Context) error {
 			if err := checkFormat(opts.format); err != nil {
@@ -111,9 +114,22 @@ func parseMemoryLog(out []byte) (entries []logEntry, bad []string) {
 			bad = append(bad, fmt.Sprintf("commit %.12s: %v", hash, err))
 			continue
 		}
-		entries = append(entries, logEntry{Commit: hash, Date: string(fields[i+1]), Message: m})
+		entries = append(entries, logEntry{Commit: hash, Date: string(fields[i+1]), Message: displayOps(m)})
 	}
 	return entries, bad
+}
+
+// displayOps gives the operations' paths as commands print them, from
+// the workspace root (".yoi/…"); the message itself names them
+// .yoi/-relative.
+func displayOps(m *gitstore.Message) *gitstore.Message {
+	for i, op := range m.Ops {
+		m.Ops[i].Path = record.DisplayPath(op.Path)
+		if op.Target != "" {
+			m.Ops[i].Target = record.DisplayPath(op.Target)
+		}
+	}
+	return m
 }
 
 func writeLogEntry(b *strings.Builder, e logEntry) {

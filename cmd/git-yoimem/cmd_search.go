@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 type searchOptions struct {
@@ -28,12 +31,17 @@ func newSearchCommand(env Env, g *globalOptions) *cli.Command {
 decisions and requests. Every term of QUERY must appear in a record
 (case-insensitive, frontmatter included, matched literally). --slug gives
 one record whole (how #slug resolves); --kind filters by the knowledge
-kind (rule, fact, …) or the record kind (summary, decision, request).
+kind (rule, fact, …) or the record kind (summary, decision, request), and
+without a QUERY lists every record of that kind.
 
-Text output: one block per hit, "== <path> (<kind>)" then the excerpt.
---format json prints [{slug, path, kind, description, model_invokation,
-status, excerpt}]. Limits: yoimem.search.maxResults and
-yoimem.search.excerptLines. Exit 0 with hits or none; 2 on bad input.`,
+Text output: one block per hit, "== <path> (<kind>)" then the excerpt
+(for a listing, the record's first line); paths from the workspace root,
+beginning with .yoi/. At most yoimem.search.maxResults hits are shown; a
+last line says how many more matched. --format json prints {hits: [{slug,
+path, kind, description, model_invokation, status, excerpt}], skipped,
+more}. Excerpts: yoimem.search.excerptLines lines around each match. Exit
+0 with hits or none; 2 on bad input (an empty query without --kind or
+--slug).`,
 		Flags: []cli.Flag{
 			formatFlag(&opts.format),
 			&cli.StringFlag{Name: "slug", Usage: "return this record whole", Destination: &opts.slug},
@@ -57,23 +65,82 @@ yoimem.search.excerptLines. Exit 0 with hits or none; 2 on bad input.`,
 	}
 }
 
+type showOptions struct {
+	format string
+	kind   string
+	ref    string
+}
+
 func newShowCommand(env Env, g *globalOptions) *cli.Command {
-	var format string
+	var opts showOptions
 	return &cli.Command{
 		Name:      "show",
-		Usage:     "print a knowledge record by slug (what #slug expands to)",
-		ArgsUsage: "SLUG",
-		Flags:     []cli.Flag{formatFlag(&format)},
+		Usage:     "print a record by slug or path (for knowledge, what #slug expands to)",
+		ArgsUsage: "SLUG|PATH",
+		Description: `Prints one record whole. A SLUG is looked up as #slug resolves it:
+knowledge first, then decisions, then requests; "summary" is the summary.
+When the name belongs to records of several kinds, the first is shown and
+the others are named on stderr: pick one with --kind or by its path
+(.yoi/memory/decisions/x.md or memory/decisions/x.md).
+
+--format json prints {slug, path, kind, description, model_invokation,
+status, excerpt (the whole record), also (the other records of that
+name)}. Exit 0 when shown; 2 when there is no such record or the input
+is bad.`,
+		Flags: []cli.Flag{
+			formatFlag(&opts.format),
+			&cli.StringFlag{Name: "kind", Usage: "only a record of this kind: knowledge, decision, request or summary", Destination: &opts.kind},
+		},
 		Action: func(c *cli.Context) error {
-			if err := checkFormat(format); err != nil {
+			if err := checkFormat(opts.format); err != nil {
 				return err
 			}
 			if c.NArg() != 1 {
-				return usageError("show takes one SLUG")
+				return usageError("show takes one SLUG or PATH")
 			}
-			return runSearch(c.Context, env, g, searchOptions{format: format, slug: c.Args().First(), scope: memory.ScopeKnowledge, query: ""})
+			opts.ref = c.Args().First()
+			return runShow(c.Context, env, g, opts)
 		},
 	}
+}
+
+func runShow(ctx context.Context, env Env, g *globalOptions, opts showOptions) error {
+	kind := record.KindNone
+	if opts.kind != "" {
+		k, err := record.ParseKind(opts.kind)
+		if err != nil {
+			return usageError("--kind %s: want knowledge, decision, request or summary", opts.kind)
+		}
+		kind = k
+	}
+	w, err := openWorkspace(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	snap, err := worktreeSnapshot(env, w, "memory", record.KnowledgeDir)
+	if err != nil {
+		return err
+	}
+	shown, err := memory.Show(snap, opts.ref, kind)
+	if errors.Is(err, memory.ErrNotFound) {
+		return cannotRun(err, "list records with 'git yoimem search knowledge --kind KIND' or 'git yoimem search memory --kind decision|request|summary'")
+	}
+	if errors.Is(err, record.ErrBadSlug) || errors.Is(err, memory.ErrNotRecordPath) {
+		return cannotRun(err, "give a slug (kebab-case, e.g. retry-policy) or a record path (e.g. .yoi/memory/decisions/use-sqlite.md)")
+	}
+	if err != nil {
+		return cannotRun(err)
+	}
+	if len(shown.Others) > 0 {
+		other, _ := record.ToolPath(shown.Others[0])
+		warnf(env.Stderr, "%s also names %s; show it with --kind %s or by its path", opts.ref, strings.Join(shown.Others, ", "), record.Classify(other).Kind)
+	}
+	recordUse(env, g, w, "slug", shown.Rel)
+	if opts.format == "json" {
+		return writeJSON(env, shown)
+	}
+	_, err = io.WriteString(env.Stdout, shown.Excerpt)
+	return err
 }
 
 func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOptions) error {
@@ -82,40 +149,43 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 		return err
 	}
 	srch := newSearcher(env, w)
-	hits, skipped, err := srch.search(opts.scope, memory.Query{Text: opts.query, Slug: opts.slug, Kind: opts.kind})
+	res, err := srch.search(opts.scope, memory.Query{Text: opts.query, Slug: opts.slug, Kind: opts.kind})
 	srch.save()
 	var exit *exitError
 	if errors.As(err, &exit) {
 		return err
 	}
+	if errors.Is(err, memory.ErrEmptyQuery) {
+		return cannotRun(err, "search for words: git yoimem search knowledge retry backoff; or list a kind: git yoimem search knowledge --kind rule")
+	}
 	if err != nil {
 		return usageError("%v", err)
 	}
-	for _, s := range skipped {
-		warnf(env.Stderr, "skipped .yoi/%s: %s", s.Path, s.Reason)
+	for _, s := range res.Skipped {
+		warnf(env.Stderr, "skipped %s: %s", s.Path, s.Reason)
 	}
 	how := "search"
 	if opts.slug != "" {
 		how = "slug"
 	}
 	var used []string
-	for _, h := range hits {
+	for _, h := range res.Hits {
 		used = append(used, h.Path)
 	}
 	recordUse(env, g, w, how, used...)
 	if opts.format == "json" {
-		if hits == nil {
-			hits = []memory.Hit{}
-		}
-		return writeJSON(env, hits)
+		return writeJSON(env, res)
 	}
-	if opts.slug != "" && opts.query == "" && len(hits) == 1 {
-		_, err := fmt.Fprint(env.Stdout, hits[0].Excerpt)
+	if opts.slug != "" && opts.query == "" && len(res.Hits) == 1 {
+		_, err := fmt.Fprint(env.Stdout, res.Hits[0].Excerpt)
 		return err
 	}
 	var b strings.Builder
-	for _, h := range hits {
-		fmt.Fprintf(&b, "== .yoi/%s (%s)\n%s", h.Path, h.Kind, h.Excerpt)
+	for _, h := range res.Hits {
+		fmt.Fprintf(&b, "== %s (%s)\n%s", h.Path, h.Kind, h.Excerpt)
+	}
+	if res.More > 0 {
+		fmt.Fprintf(&b, "[git-yoimem: %d more not shown (%s is %d): narrow the query or raise the limit]\n", res.More, config.KeySearchMaxResults, w.cfg.Int(config.KeySearchMaxResults))
 	}
 	_, err = fmt.Fprint(env.Stdout, b.String())
 	return err

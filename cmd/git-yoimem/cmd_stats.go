@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/metrics"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 type statsOptions struct {
@@ -24,7 +25,13 @@ committed .yoi/metrics/) and the token ledger, and lists each used record
 with its uses, frequency (its last yoimem.metrics.window invokes per
 million input tokens since the oldest of them) and whether it is
 protected (frequency >= yoimem.metrics.protectFrequency), then the
-knowledge-candidate report. --format json prints {"records", "candidates"}.`,
+knowledge-candidate report. A frequency is "unknown" until the token
+ledger (fed by extract) has counted input tokens since the record's first
+use: such a record is neither protected nor a candidate.
+
+--format json prints {"records": [{path, uses, frequency (null when
+unknown), frequency_known, reason (why unknown), protected,
+inject_tokens}], "candidates": [{path, frequency, uses, sessions}]}.`,
 		Flags: []cli.Flag{formatFlag(&opts.format)},
 		Action: func(c *cli.Context) error {
 			if err := checkFormat(opts.format); err != nil {
@@ -35,9 +42,28 @@ knowledge-candidate report. --format json prints {"records", "candidates"}.`,
 	}
 }
 
+// statsJSON is stats --format json: paths from the workspace root, an
+// unknown frequency as null with the reason.
 type statsJSON struct {
-	Records    []metrics.Stat      `json:"records"`
-	Candidates []metrics.Candidate `json:"candidates"`
+	Records    []statJSON      `json:"records"`
+	Candidates []candidateJSON `json:"candidates"`
+}
+
+type statJSON struct {
+	Path           string   `json:"path"`
+	Uses           int      `json:"uses"`
+	Frequency      *float64 `json:"frequency"` // invokes per million input tokens; null when unknown
+	FrequencyKnown bool     `json:"frequency_known"`
+	Reason         string   `json:"reason,omitempty"` // why it is unknown
+	Protected      bool     `json:"protected"`
+	InjectTokens   int64    `json:"inject_tokens,omitempty"`
+}
+
+type candidateJSON struct {
+	Path      string  `json:"path"`
+	Frequency float64 `json:"frequency"`
+	Uses      int     `json:"uses"`
+	Sessions  int     `json:"sessions"`
 }
 
 func runStats(ctx context.Context, env Env, g *globalOptions, opts statsOptions) error {
@@ -50,32 +76,49 @@ func runStats(ctx context.Context, env Env, g *globalOptions, opts statsOptions)
 		return cannotRun(err)
 	}
 	if opts.format == "json" {
-		out := statsJSON{Records: stats, Candidates: cands}
-		if out.Records == nil {
-			out.Records = []metrics.Stat{}
-		}
-		if out.Candidates == nil {
-			out.Candidates = []metrics.Candidate{}
-		}
-		return writeJSON(env, out)
+		return writeJSON(env, statsOutput(stats, cands))
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RECORD\tUSES\tPER MTOKEN\tPROTECTED")
+	reasons := map[string]bool{}
 	for _, s := range stats {
-		freq := "-"
+		freq := "unknown"
 		if s.Known {
 			freq = fmt.Sprintf("%.2f", s.Frequency)
+		} else {
+			reasons[s.Reason] = true
 		}
-		fmt.Fprintf(tw, ".yoi/%s\t%d\t%s\t%t\n", s.Record, s.Uses, freq, s.Protected)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%t\n", record.DisplayPath(s.Record), s.Uses, freq, s.Protected)
 	}
 	tw.Flush()
 	if len(cands) > 0 {
 		b.WriteString("\nknowledge candidates:\n")
 		for _, c := range cands {
-			fmt.Fprintf(&b, "  .yoi/%s  %.2f per Mtoken, %d uses in %d sessions\n", c.Record, c.Frequency, c.Uses, c.Sessions)
+			fmt.Fprintf(&b, "  %s  %.2f per Mtoken, %d uses in %d sessions\n", record.DisplayPath(c.Record), c.Frequency, c.Uses, c.Sessions)
+		}
+	}
+	for _, r := range []string{metrics.ReasonNoLedger, metrics.ReasonNoneSince, metrics.ReasonNoUses} {
+		if reasons[r] {
+			statusf(env.Stderr, "unknown: %s", r)
 		}
 	}
 	_, err = fmt.Fprint(env.Stdout, b.String())
 	return err
+}
+
+func statsOutput(stats []metrics.Stat, cands []metrics.Candidate) statsJSON {
+	out := statsJSON{Records: make([]statJSON, 0, len(stats)), Candidates: make([]candidateJSON, 0, len(cands))}
+	for _, s := range stats {
+		j := statJSON{Path: record.DisplayPath(s.Record), Uses: s.Uses, FrequencyKnown: s.Known, Reason: s.Reason, Protected: s.Protected, InjectTokens: s.InjectTokens}
+		if s.Known {
+			f := s.Frequency
+			j.Frequency = &f
+		}
+		out.Records = append(out.Records, j)
+	}
+	for _, c := range cands {
+		out.Candidates = append(out.Candidates, candidateJSON{Path: record.DisplayPath(c.Record), Frequency: c.Frequency, Uses: c.Uses, Sessions: c.Sessions})
+	}
+	return out
 }

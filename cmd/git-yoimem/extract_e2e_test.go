@@ -285,8 +285,10 @@ func TestExtractContextLengthSplits(t *testing.T) {
 	)
 	stdout := r.mustRun("extract", "--log", "session.jsonl", "--force", "--model", model, "--json")
 	var rep struct {
-		Pointer int `json:"pointer"`
-		Runs    []struct {
+		After struct {
+			Pointer int `json:"pointer"`
+		} `json:"after"`
+		Runs []struct {
 			From, To   int
 			Staging    string
 			ModelCalls int `json:"model_calls"`
@@ -296,7 +298,7 @@ func TestExtractContextLengthSplits(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if rep.Pointer != 32 || len(rep.Runs) != 1 || rep.Runs[0].From != 1 || rep.Runs[0].To != 32 || rep.Runs[0].ModelCalls != 3 || rep.Runs[0].Splits != 1 || rep.Runs[0].Staging == "" {
+	if rep.After.Pointer != 32 || len(rep.Runs) != 1 || rep.Runs[0].From != 1 || rep.Runs[0].To != 32 || rep.Runs[0].ModelCalls != 3 || rep.Runs[0].Splits != 1 || rep.Runs[0].Staging == "" {
 		t.Errorf("report %+v\n%s", rep, stdout)
 	}
 	s := r.onlyStaging()

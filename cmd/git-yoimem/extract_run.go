@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -43,7 +44,8 @@ func (x *extractor) run(ctx context.Context) (extractReport, error) {
 		// The holder's last saved state is what it knows; it is replaced
 		// atomically, so reading it without the lock is safe.
 		if st, err := x.loadState(); err == nil {
-			rep.Pointer, rep.Tokens, rep.Calls, rep.Due = st.Pointer.Index, st.Scan.Tokens, st.Scan.Calls, st.Due(threshold)
+			rep.extractState = stateOf(st, threshold)
+			rep.After = rep.extractState
 		}
 		if !x.opts.check {
 			warnf(x.env.Stderr, "extract is already running for session %s; skipped (it checks the threshold again when it ends)", x.log.session)
@@ -60,9 +62,11 @@ func (x *extractor) run(ctx context.Context) (extractReport, error) {
 		if err := x.scan(&st); err != nil {
 			return rep, cannotRun(err)
 		}
-		rep.Pointer, rep.Tokens, rep.Calls = st.Pointer.Index, st.Scan.Tokens, st.Scan.Calls
-		rep.Due = st.Due(threshold)
-		run := rep.Due || x.opts.force && i == 0 && st.Scan.Index > st.Pointer.Index
+		rep.After = stateOf(st, threshold)
+		if i == 0 {
+			rep.extractState = rep.After // what the command found
+		}
+		run := rep.After.Due || x.opts.force && i == 0 && st.Scan.Index > st.Pointer.Index
 		if x.opts.check || !run || i >= x.opts.maxRuns {
 			return rep, nil
 		}
@@ -84,8 +88,14 @@ func (x *extractor) run(ctx context.Context) (extractReport, error) {
 	}
 }
 
-// dryRun prints the transcript a run would send for the entries after the
-// pointer as this machine knows it, changing nothing.
+func stateOf(st extract.State, threshold int64) extractState {
+	return extractState{Pointer: st.Pointer.Index, Tokens: st.Scan.Tokens, Calls: st.Scan.Calls, Due: st.Due(threshold)}
+}
+
+// dryRun prints the request a run would send for the entries after the
+// pointer as this machine knows it, changing nothing: the text a command:
+// model reads on stdin, or with --json the request as the model helper
+// gets it. Both are built by the function the run uses.
 func (x *extractor) dryRun() error {
 	st, err := x.loadState()
 	if err != nil {
@@ -98,9 +108,20 @@ func (x *extractor) dryRun() error {
 	if err != nil {
 		return cannotRun(err)
 	}
-	r := extract.Render(entries, extract.RenderOptions{})
+	if len(entries) == 0 {
+		statusf(x.env.Stderr, "git-yoimem: no new entries after the pointer (entry %d) of session %s: nothing to send", st.Pointer.Index, x.log.session)
+		return nil
+	}
+	req, r, ok := extract.FirstRequest(extract.Input{Session: x.log.session, Entries: entries})
 	fmt.Fprintf(x.env.Stderr, "git-yoimem: entries %d-%d of session %s: %d shown, %d left out, %d credential(s) redacted\n", st.Pointer.Index+1, st.Scan.Index, x.log.session, r.Entries, r.Dropped, r.Redacted)
-	_, err = fmt.Fprint(x.env.Stdout, r.Text)
+	if !ok {
+		statusf(x.env.Stderr, "git-yoimem: nothing to show the model: a run makes no model call and moves the pointer")
+		return nil
+	}
+	if x.opts.json {
+		return writeJSON(x.env, req)
+	}
+	_, err = io.WriteString(x.env.Stdout, llm.PromptText(req))
 	return err
 }
 
@@ -144,7 +165,7 @@ func (x *extractor) extractOnce(ctx context.Context, st *extract.State, provider
 		if id, err = x.writeStaging(run, res.Activity); err != nil {
 			return extractRun{}, cannotRun(err, "the pointer did not move: the next run covers the same entries")
 		}
-		run.Staging = record.StagingDir + "/" + id + ".json"
+		run.Staging = record.DisplayPath(record.StagingDir + "/" + id + ".json")
 	}
 	st.MovePointer()
 	if err := x.saveState(*st, true); err != nil {

@@ -28,6 +28,8 @@ func localMetrics(w *workspace) metrics.Local {
 }
 
 // recordUse journals explicit reads of records (how: search, slug, read).
+// paths may be printed (".yoi/knowledge/x.md") or .yoi/-relative; events
+// name records .yoi/-relative.
 func recordUse(env Env, g *globalOptions, w *workspace, how string, paths ...string) {
 	s := session(env, g)
 	if s == "" || len(paths) == 0 {
@@ -35,7 +37,9 @@ func recordUse(env Env, g *globalOptions, w *workspace, how string, paths ...str
 	}
 	events := make([]metrics.Event, 0, len(paths))
 	for _, p := range paths {
-		events = append(events, newEvent(env, s, p, how, 0))
+		if rel, err := record.ToolPath(p); err == nil {
+			events = append(events, newEvent(env, s, rel, how, 0))
+		}
 	}
 	appendEvents(env, w, s, events)
 }

@@ -122,9 +122,10 @@ func resolveConfig(env Env, g *globalOptions, file string, gitEntries []config.E
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return nil, cannotRun(fmt.Errorf("read %s: %w", file, err))
+			return nil, cannotRun(fmt.Errorf("read %s: %w", record.DisplayPath(record.ConfigPath), err))
 		default:
-			fileEntries, err = config.ParseFile(f, displayPath(env, file))
+			// named as every command prints it: from the workspace root
+			fileEntries, err = config.ParseFile(f, record.DisplayPath(record.ConfigPath))
 			f.Close()
 			if err != nil {
 				return nil, cannotRun(err)

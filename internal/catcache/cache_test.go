@@ -242,18 +242,18 @@ func TestSearchThroughCache(t *testing.T) {
 	files := newFiles()
 	snap := files.snapshot()
 	for _, q := range []string{"retry", "busy_timeout", "RETRY twice", "nothing-like-this"} {
-		want, wantSkipped, err := memory.Search(snap, memory.ScopeKnowledge, memory.Query{Text: q}, memory.Options{ExcerptLines: 1})
+		want, err := memory.Search(snap, memory.ScopeKnowledge, memory.Query{Text: q}, memory.Options{ExcerptLines: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for run := range 2 {
 			c := mustLoad(t, path)
-			got, skipped, err := memory.Search(snap, memory.ScopeKnowledge, memory.Query{Text: q}, memory.Options{ExcerptLines: 1, Examine: c.Examiner(snap)})
+			got, err := memory.Search(snap, memory.ScopeKnowledge, memory.Query{Text: q}, memory.Options{ExcerptLines: 1, Examine: c.Examiner(snap)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(skipped, wantSkipped) {
-				t.Errorf("%q run %d: %+v %+v, want %+v %+v", q, run, got, skipped, want, wantSkipped)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%q run %d: %+v, want %+v", q, run, got, want)
 			}
 			if err := c.Save(snap); err != nil {
 				t.Fatal(err)
@@ -413,7 +413,7 @@ func TestCacheRacyEntryNotLaundered(t *testing.T) {
 	files.stamps["knowledge/new.md"] = old(7)
 	c = mustLoad(t, path)
 	snap := files.snapshot()
-	if _, _, err := memory.Search(snap, memory.ScopeKnowledge, memory.Query{Slug: "new"}, memory.Options{Examine: c.Examiner(snap)}); err != nil {
+	if _, err := memory.Search(snap, memory.ScopeKnowledge, memory.Query{Slug: "new"}, memory.Options{Examine: c.Examiner(snap)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Save(snap); err != nil {

@@ -1,0 +1,184 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The output convention (docs/output.md): JSON keys are snake_case, and
+// every path printed is relative to the workspace root, slash-separated,
+// beginning with ".yoi/".
+var (
+	snakeKey = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	// a .yoi/-relative path printed without its ".yoi/"
+	barePath = regexp.MustCompile(`^(knowledge|memory|workflow|metrics)/\S+$`)
+)
+
+// pathKeys name values that are paths into .yoi/.
+func pathKey(k string) bool {
+	return k == "path" || k == "staging" || k == "target" || strings.HasSuffix(k, "_path")
+}
+
+// checkConvention walks a decoded JSON value and reports every key that
+// is not snake_case and every path that does not begin with ".yoi/".
+// Under opaque keys the value is data of another format (a JSON schema, a
+// record's text) and is not walked.
+func checkConvention(v any, at string, problems *[]string) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if !snakeKey.MatchString(k) {
+				*problems = append(*problems, fmt.Sprintf("%s: key %q is not snake_case", at, k))
+			}
+			if s, ok := v[k].(string); ok && pathKey(k) {
+				if s != "" && !strings.HasPrefix(s, ".yoi/") {
+					*problems = append(*problems, fmt.Sprintf("%s.%s: path %q does not begin with .yoi/", at, k, s))
+				}
+				continue
+			}
+			checkConvention(v[k], at+"."+k, problems)
+		}
+	case []any:
+		for i, e := range v {
+			checkConvention(e, fmt.Sprintf("%s[%d]", at, i), problems)
+		}
+	case string:
+		if barePath.MatchString(v) {
+			*problems = append(*problems, fmt.Sprintf("%s: path %q does not begin with .yoi/", at, v))
+		}
+	}
+}
+
+// TestJSONOutputConvention runs every command with a JSON output, and
+// every MCP tool, on the sample repository with usage, a token ledger, a
+// staging file and memory commits, and checks each document against the
+// convention.
+func TestJSONOutputConvention(t *testing.T) {
+	r := newExtractRepo(t)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = r.dir, r.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	// a memory commit for log
+	r.write("msg", "yoimem: 1 added, 1 replaced\n\nadd memory/requests/checkout-retries.md: asked in s1\n"+
+		"replace memory/decisions/json-logs.md -> memory/decisions/structured-logging.md [superseded]: slog wins\n\n"+
+		"Yoimem-Run: 0193a1b2-7c00-7d11-8e22-33445566aabb\nYoimem-Engine: rules\nYoimem-Consumed: 0193a1b2-0000-7000-8000-000000000001\n"+
+		"Yoimem-Session: s1:1-9\nYoimem-Categories: outdated=0 superseded=1 unused=0 noisy=0\n")
+	git("branch", "yoimem/memory")
+	git("commit", "-q", "--allow-empty", "--no-verify", "-F", "msg")
+	git("branch", "-f", "yoimem/memory", "HEAD")
+	git("reset", "-q", "--hard", "HEAD~1")
+
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"extract", []string{"extract", "--log", "session.jsonl", "--force", "--json", "--model", r.replay("good.json", `{"json": `+goodActivity+`}`)}, 0},
+		{"extract --check", []string{"extract", "--log", "session.jsonl", "--check", "--json"}, 0},
+		{"search knowledge", []string{"--session", "s1", "search", "knowledge", "--format", "json", "wal"}, 0},
+		{"search memory", []string{"--session", "s1", "search", "memory", "--format", "json", "sqlite"}, 0},
+		{"search by kind", []string{"search", "knowledge", "--kind", "howto", "--format", "json"}, 0},
+		{"show", []string{"--session", "s2", "show", "--format", "json", "sqlite-pragmas"}, 0},
+		{"show decision", []string{"show", "--format", "json", "use-sqlite"}, 0},
+		{"context", []string{"context", "--format", "json"}, 0},
+		{"stats", []string{"stats", "--format", "json"}, 0},
+		{"lint", []string{"lint", "--format", "json"}, 1},
+		{"lint --list-rules", []string{"lint", "--list-rules", "--format", "json"}, 0},
+		{"config", []string{"config", "--format", "json"}, 0},
+		{"log", []string{"log", "--format", "json"}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := r.run(tc.args...)
+			if code != tc.code {
+				t.Fatalf("git yoimem %s: exit %d, want %d\n%s%s", strings.Join(tc.args, " "), code, tc.code, stdout, stderr)
+			}
+			var doc any
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, stdout)
+			}
+			var problems []string
+			checkConvention(doc, "$", &problems)
+			if !strings.Contains(stdout, ".yoi/") && tc.name != "lint --list-rules" && tc.name != "config" && tc.name != "context" && tc.name != "extract --check" {
+				problems = append(problems, "no .yoi/ path at all")
+			}
+			for _, p := range problems {
+				t.Error(p)
+			}
+			if t.Failed() {
+				t.Logf("output:\n%s", stdout)
+			}
+		})
+	}
+
+	t.Run("mcp", func(t *testing.T) {
+		cmd := r.command("mcp", "--write")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "output-test"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		crlf := strings.ReplaceAll("---\nkind: fact\ndescription: Ports\nmodel_invokation: false\nuser_invocable: true\ncreated_at: 2026-01-05T09:30:00Z\nupdated_at: 2026-01-05T09:30:00Z\nlast_sources: []\n---\nThe shop listens on 8080.\n", "\n", "\r\n")
+		for _, call := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"knowledge_search", map[string]any{"query": "wal"}},
+			{"knowledge_search", map[string]any{"query": "", "slug": "sqlite-pragmas"}},
+			{"memory_search", map[string]any{"query": "sqlite"}},
+			{"memory_read", map[string]any{"path": "knowledge/sqlite-pragmas.md"}},
+			// a warning (CRLF line endings) names the record
+			{"memory_write", map[string]any{"path": "knowledge/ports.md", "content": crlf, "create": true}},
+		} {
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: call.tool, Arguments: call.args})
+			if err != nil {
+				t.Fatalf("%s: %v", call.tool, err)
+			}
+			b, _ := json.Marshal(res.StructuredContent)
+			if res.IsError {
+				var text strings.Builder
+				for _, c := range res.Content {
+					if tc, ok := c.(*sdk.TextContent); ok {
+						text.WriteString(tc.Text)
+					}
+				}
+				t.Fatalf("%s: tool error: %s", call.tool, text.String())
+			}
+			var doc any
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatal(err)
+			}
+			var problems []string
+			checkConvention(doc, call.tool, &problems)
+			for _, p := range problems {
+				t.Error(p)
+			}
+			if call.tool == "memory_write" && !strings.Contains(string(b), `".yoi/knowledge/ports.md"`) {
+				t.Errorf("memory_write's warning does not name .yoi/knowledge/ports.md: %s", b)
+			}
+		}
+	})
+}
