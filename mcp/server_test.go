@@ -102,3 +102,34 @@ func TestWriteTools(t *testing.T) {
 		t.Fatalf("workflow: %v %s", res.IsError, text)
 	}
 }
+
+// knowledge_search's description says slug reads one record: query is
+// optional with a slug, and a search with neither is a tool error the
+// model can read, not a schema refusal.
+func TestSearchBySlugAlone(t *testing.T) {
+	cs, _ := connect(t, false)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		if strings.Contains(tool.Name, "search") && strings.Contains(string(b), `"required"`) {
+			t.Errorf("%s requires %s", tool.Name, b)
+		}
+	}
+	for _, name := range []string{"knowledge_search", "memory_search"} {
+		res, text := call(t, cs, name, map[string]any{})
+		if !res.IsError || !strings.Contains(text, "empty query: give search terms or a slug") {
+			t.Errorf("%s without query or slug: %v %s", name, res.IsError, text)
+		}
+	}
+	res, text := call(t, cs, "knowledge_search", map[string]any{"slug": "retry-policy"})
+	if res.IsError || !strings.Contains(text, `"slug":"retry-policy"`) {
+		t.Fatalf("slug alone: %v %s", res.IsError, text)
+	}
+	res, text = call(t, cs, "knowledge_search", map[string]any{"slug": "no-such-record"})
+	if !res.IsError || !strings.Contains(text, "no-such-record") {
+		t.Fatalf("unknown slug: %v %s", res.IsError, text)
+	}
+}
