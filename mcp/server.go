@@ -6,6 +6,7 @@ package mcp
 
 import (
 	"context"
+	"io"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yoimem/git-yoimem/lint"
@@ -23,6 +24,9 @@ type Options struct {
 	// Searcher, when set, runs the searches (the command's cached one);
 	// nil searches a snapshot of tools.Store with the Search options.
 	Searcher func(scope memory.Scope, q memory.Query) ([]memory.Hit, []memory.Skipped, error)
+	// Log, when set, is told about a request whose handler panicked (it is
+	// answered as an internal error and serving goes on).
+	Log io.Writer
 }
 
 // SearchInput is knowledge_search's and memory_search's input. Every
@@ -74,6 +78,7 @@ type WriteOutput struct {
 // tool error holding the linter's findings, for the model to fix.
 func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "git-yoimem", Version: opts.Version}, nil)
+	s.AddReceivingMiddleware(recoverPanics(opts.Log))
 	searcher := opts.Searcher
 	if searcher == nil {
 		searcher = func(scope memory.Scope, q memory.Query) ([]memory.Hit, []memory.Skipped, error) {

@@ -83,12 +83,14 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // Write implements sdk.Connection: one message, one whole line. A
-// response settles its call, even when the write fails: there is no one
-// left to answer.
+// response settles its call, even when the write fails (no one is left to
+// answer).
 func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
 	resp, isResponse := msg.(*jsonrpc.Response)
 	if isResponse {
-		defer c.settle(resp.ID)
+		// before the write: once the client reads the answer it may reuse
+		// the id (the SDK still waits for this write before it ends)
+		c.settle(resp.ID)
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {

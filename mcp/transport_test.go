@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -80,7 +81,11 @@ func parseReplies(t testing.TB, out []byte) []reply {
 		var keys map[string]json.RawMessage
 		_ = json.Unmarshal(line, &keys)
 		_, r.hasID = keys["id"]
-		if r.JSONRPC != "2.0" || !r.hasID {
+		_, notification := keys["method"]
+		switch {
+		case r.JSONRPC == "2.0" && notification && !r.hasID:
+			continue // a notification of the server's
+		case r.JSONRPC != "2.0" || !r.hasID || (r.Result == nil) == (r.Error == nil):
 			t.Fatalf("server wrote a line that is not a JSON-RPC 2.0 response: %s", line)
 		}
 		rs = append(rs, r)
@@ -285,5 +290,57 @@ func TestInputClosedFinishesQueuedRequests(t *testing.T) {
 				t.Fatalf("the edit read last was not done or not answered: %+v", rs)
 			}
 		})
+	}
+}
+
+// A call whose id is already in use by a call in progress is refused with
+// that id (the SDK would drop it unanswered); the first call still ends
+// with its own answer.
+func TestIDInUseIsRefused(t *testing.T) {
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	srv := NewServer(&memory.Tools{Store: newStore(), Lint: lint.DefaultOptions()}, Options{
+		Searcher: func(memory.Scope, memory.Query) ([]memory.Hit, []memory.Skipped, error) {
+			started <- struct{}{}
+			<-release
+			return []memory.Hit{{Slug: "slow"}}, nil, nil
+		},
+	})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(context.Background(), testTransport(inR, outW, 0)) }()
+	lines := bufio.NewScanner(outR)
+	next := func() reply {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("no reply: %v", lines.Err())
+		}
+		return parseReplies(t, lines.Bytes())[0]
+	}
+	send := func(s string) {
+		if _, err := io.WriteString(inW, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(initLine)
+	next()
+	send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"x"}}}`)
+	<-started
+	send(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	if r := next(); string(r.ID) != "7" || r.Error == nil || r.Error.Code != -32600 || !strings.Contains(r.Error.Message, "id 7 is already in use") {
+		t.Fatalf("second call with id 7: %+v", r)
+	}
+	close(release)
+	if r := next(); string(r.ID) != "7" || r.Error != nil || !strings.Contains(string(r.Result), "slow") {
+		t.Fatalf("first call: %+v", r)
+	}
+	// the id is free again
+	send(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	if r := next(); string(r.ID) != "7" || r.Error != nil {
+		t.Fatalf("id 7 again: %+v %+v", r, r.Error)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

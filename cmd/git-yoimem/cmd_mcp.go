@@ -60,6 +60,7 @@ func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) err
 		Searcher: srch.search,
 		Write:    opts.write,
 		Version:  version(),
+		Log:      env.Stderr,
 		Used:     func(how string, paths ...string) { recordUse(env, g, w, how, paths...) },
 		Search: memory.Options{
 			MaxResults:   int(w.cfg.Int(config.KeySearchMaxResults)),
