@@ -120,6 +120,11 @@ func (c *conn) readLoop(lr *lineReader) {
 	defer close(c.incoming)
 	for {
 		line, err := lr.next()
+		select {
+		case <-c.done:
+			return // closed while reading: nothing more is answered
+		default:
+		}
 		var long *tooLongError
 		switch {
 		case errors.As(err, &long):

@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -240,4 +242,67 @@ func TestMCPInterrupted(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the server did not stop")
 	}
+}
+
+// TestMCPLongLineMemory streams a 256 MiB line into the server: it is
+// refused with its real size and skipped without being held, so the
+// server's peak RSS stays far below the line's size, and the request
+// after it is served.
+func TestMCPLongLineMemory(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("peak RSS is read from Linux's rusage")
+	}
+	const size = 256 << 20
+	dir, home := sampleRepo(t)
+	bin := filepath.Join(t.TempDir(), "git-yoimem")
+	if err := os.Symlink(os.Args[0], bin); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "mcp")
+	cmd.Dir, cmd.Env = dir, fixture.Env(home)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Stdin = io.MultiReader(
+		strings.NewReader(mcpInit+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"`),
+		io.LimitReader(repeatByte('a'), size),
+		strings.NewReader(`"}}}`+"\n"+fmt.Sprintf(mcpSearch, "after")),
+	)
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\nstderr: %s", err, errb.String())
+	}
+	got := rpcReplies(t, out.Bytes())
+	if r := got[`"after"`]; len(r) != 1 || r[0].Error != nil {
+		t.Fatalf("request after the long line: %+v", r)
+	}
+	want := fmt.Sprintf("invalid request: message is %s bytes, over the limit of 16,777,216 (--max-message-bytes)", commaInt(size+len(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":""}}}`)))
+	if r := got["null"]; len(r) != 1 || r[0].Error == nil || r[0].Error.Message != want {
+		t.Fatalf("long line: %+v, want %q", r, want)
+	}
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+	t.Logf("peak RSS %d MiB reading a %d MiB line", rss>>20, size>>20)
+	if rss > 128<<20 {
+		t.Fatalf("peak RSS %d MiB reading a %d MiB line", rss>>20, size>>20)
+	}
+}
+
+type repeatByte byte
+
+func (b repeatByte) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+func commaInt(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
