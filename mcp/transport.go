@@ -75,8 +75,11 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case <-c.done:
 		return nil, io.EOF
 	case msg, ok := <-c.incoming:
-		if !ok {
+		if !ok && c.readErr != nil {
 			return nil, c.readErr
+		}
+		if !ok {
+			return nil, io.EOF // closed while reading
 		}
 		return msg, nil
 	}
@@ -122,7 +125,7 @@ func (c *conn) readLoop(lr *lineReader) {
 		line, err := lr.next()
 		select {
 		case <-c.done:
-			return // closed while reading: nothing more is answered
+			return // closed while reading: answer nothing more
 		default:
 		}
 		var long *tooLongError

@@ -344,3 +344,28 @@ func TestIDInUseIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// After Close, Read reports the end (never a nil message without an
+// error) and nothing read afterwards is answered.
+func TestReadAfterClose(t *testing.T) {
+	inR, inW := io.Pipe()
+	var out bytes.Buffer
+	c, err := (&Transport{In: inR, Out: &out}).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	go io.WriteString(inW, "not json\n")
+	for range c.(*conn).incoming {
+		// the reader ends once it has read the line
+	}
+	for range 100 {
+		if msg, err := c.Read(context.Background()); msg != nil || err != io.EOF {
+			t.Fatalf("Read after Close: %v, %v", msg, err)
+		}
+	}
+	inW.Close()
+	if out.Len() != 0 {
+		t.Fatalf("answered after Close: %s", out.String())
+	}
+}
