@@ -369,3 +369,24 @@ func TestReadAfterClose(t *testing.T) {
 		t.Fatalf("answered after Close: %s", out.String())
 	}
 }
+
+// Requests before initialize, and an initialize with bad params, are
+// answered with errors; the session can still be initialized.
+func TestBeforeInitialize(t *testing.T) {
+	input := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"retry"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":7}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"initialize","params":"x"}` + "\n" +
+		initLine + "\n" + afterLine + "\n"
+	rs, err := serve(t, newStore(), false, 0, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"1", "2", "3"} {
+		if r := byID(rs, id); len(r) != 1 || r[0].Error == nil {
+			t.Errorf("id %s: want an error, got %+v", id, r)
+		}
+	}
+	if r := byID(rs, `"after"`); len(r) != 1 || r[0].Error != nil {
+		t.Fatalf("after initialize: %+v", rs)
+	}
+}

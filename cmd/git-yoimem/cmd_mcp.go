@@ -44,7 +44,8 @@ already read is finished and answered, then the server exits 0.`,
 
 func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) error {
 	if opts.maxMessageBytes <= 0 {
-		return usageError("--max-message-bytes %d: want a positive number of bytes", opts.maxMessageBytes)
+		return cannotRun(fmt.Errorf("--max-message-bytes %d: want a positive number of bytes", opts.maxMessageBytes),
+			fmt.Sprintf("leave it out for the default, --max-message-bytes %d (16 MiB)", mcp.DefaultMaxMessageBytes))
 	}
 	w, err := openWorkspace(ctx, env, g)
 	if err != nil {
