@@ -244,10 +244,11 @@ func TestMCPInterrupted(t *testing.T) {
 	}
 }
 
-// TestMCPLongLineMemory streams a 256 MiB line into the server: it is
+// TestMCPLongLineMemory streams a 512 MiB line into the server: it is
 // refused with its real size and skipped without being held, so the
-// server's peak RSS stays far below the line's size, and the request
-// after it is served.
+// server's peak RSS stays under 256 MiB (the bound; 65-100 MiB
+// measured, much of it this test binary), and the request after it is
+// served.
 func TestMCPLongLineMemory(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -255,7 +256,7 @@ func TestMCPLongLineMemory(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("peak RSS is read from Linux's rusage")
 	}
-	const size = 256 << 20
+	const size = 512 << 20
 	dir, home := sampleRepo(t)
 	bin := filepath.Join(t.TempDir(), "git-yoimem")
 	if err := os.Symlink(os.Args[0], bin); err != nil {
@@ -285,7 +286,7 @@ func TestMCPLongLineMemory(t *testing.T) {
 	}
 	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
 	t.Logf("peak RSS %d MiB reading a %d MiB line", rss>>20, size>>20)
-	if rss > 128<<20 {
+	if rss > 256<<20 {
 		t.Fatalf("peak RSS %d MiB reading a %d MiB line", rss>>20, size>>20)
 	}
 }
