@@ -122,7 +122,7 @@ func TestSearchBySlugAlone(t *testing.T) {
 	}
 	for _, name := range []string{"knowledge_search", "memory_search"} {
 		res, text := call(t, cs, name, map[string]any{})
-		if !res.IsError || !strings.Contains(text, "empty query: give search terms or a slug") {
+		if !res.IsError || !strings.HasPrefix(text, "empty query: give search terms") {
 			t.Errorf("%s without query or slug: %v %s", name, res.IsError, text)
 		}
 	}
