@@ -6,6 +6,7 @@ package mcp
 
 import (
 	"context"
+	"io"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yoimem/git-yoimem/lint"
@@ -24,12 +25,18 @@ type Options struct {
 	// Searcher, when set, runs the searches (the command's cached one);
 	// nil searches a snapshot of tools.Store with the Search options.
 	Searcher func(scope memory.Scope, q memory.Query) (memory.Result, error)
+	// Log, when set, is told about a request whose handler panicked (it is
+	// answered as an internal error and serving goes on).
+	Log io.Writer
 }
 
-// SearchInput is knowledge_search's and memory_search's input.
+// SearchInput is knowledge_search's and memory_search's input. Every
+// field is optional in the schema; memory.Search decides which
+// combinations it serves (a slug alone reads one record; neither terms
+// nor a slug is a tool error the model can read).
 type SearchInput struct {
-	Query string `json:"query" jsonschema:"search terms; every term must appear (case-insensitive, literal)"`
-	Slug  string `json:"slug,omitempty" jsonschema:"return this one record whole (how #slug resolves)"`
+	Query string `json:"query,omitempty" jsonschema:"search terms; every term must appear (case-insensitive, literal); optional with slug"`
+	Slug  string `json:"slug,omitempty" jsonschema:"return this one record whole (how #slug resolves); query may then be left out"`
 	Kind  string `json:"kind,omitempty" jsonschema:"only this kind: rule, fact, howto… for knowledge; summary, decision, request for memory"`
 }
 
@@ -82,6 +89,7 @@ type Finding struct {
 // tool error holding the linter's findings, for the model to fix.
 func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "git-yoimem", Version: opts.Version}, nil)
+	s.AddReceivingMiddleware(recoverPanics(opts.Log))
 	searcher := opts.Searcher
 	if searcher == nil {
 		searcher = func(scope memory.Scope, q memory.Query) (memory.Result, error) {
@@ -112,8 +120,8 @@ func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
 			return nil, res, err
 		}
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: "knowledge_search", Description: "Search the project's knowledge records (knowledge/*.md): rules, facts, how-tos. Use slug to read one whole."}, search(memory.ScopeKnowledge))
-	sdk.AddTool(s, &sdk.Tool{Name: "memory_search", Description: "Search the project's memory: the summary, decisions (open/resolved/replaced) and user requests."}, search(memory.ScopeMemory))
+	sdk.AddTool(s, &sdk.Tool{Name: "knowledge_search", Description: "Search the project's knowledge records (knowledge/*.md): rules, facts, how-tos. Give query (search terms), kind alone to list that kind, or slug alone to read one record whole."}, search(memory.ScopeKnowledge))
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_search", Description: "Search the project's memory: the summary, decisions (open/resolved/replaced) and user requests. Give query (search terms), kind alone to list that kind, or slug alone to read one record whole."}, search(memory.ScopeMemory))
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_read", Description: "Read one memory or knowledge record by its path relative to .yoi/."},
 		func(_ context.Context, _ *sdk.CallToolRequest, in PathInput) (*sdk.CallToolResult, ReadOutput, error) {
 			b, err := tools.Read(in.Path)

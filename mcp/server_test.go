@@ -1,11 +1,13 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yoimem/git-yoimem/lint"
@@ -100,5 +102,70 @@ func TestWriteTools(t *testing.T) {
 	}
 	if res, text := call(t, cs, "memory_write", map[string]any{"path": "workflow/x.md", "content": "x"}); !res.IsError || !strings.Contains(text, "workflow-write") {
 		t.Fatalf("workflow: %v %s", res.IsError, text)
+	}
+}
+
+// knowledge_search's description says slug reads one record: query is
+// optional with a slug, and a search with neither is a tool error the
+// model can read, not a schema refusal.
+func TestSearchBySlugAlone(t *testing.T) {
+	cs, _ := connect(t, false)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		if strings.Contains(tool.Name, "search") && strings.Contains(string(b), `"required"`) {
+			t.Errorf("%s requires %s", tool.Name, b)
+		}
+	}
+	for _, name := range []string{"knowledge_search", "memory_search"} {
+		res, text := call(t, cs, name, map[string]any{})
+		if !res.IsError || !strings.HasPrefix(text, "empty query: give search terms") {
+			t.Errorf("%s without query or slug: %v %s", name, res.IsError, text)
+		}
+	}
+	res, text := call(t, cs, "knowledge_search", map[string]any{"slug": "retry-policy"})
+	if res.IsError || !strings.Contains(text, `"slug":"retry-policy"`) {
+		t.Fatalf("slug alone: %v %s", res.IsError, text)
+	}
+	res, text = call(t, cs, "knowledge_search", map[string]any{"slug": "no-such-record"})
+	if !res.IsError || !strings.Contains(text, "no-such-record") {
+		t.Fatalf("unknown slug: %v %s", res.IsError, text)
+	}
+}
+
+// A panic in a tool (a bug) is answered as an internal error, noted on
+// the log with its stack, and the server goes on serving.
+func TestPanicInAToolIsAnswered(t *testing.T) {
+	var log strings.Builder
+	srv := NewServer(&memory.Tools{Store: newStore(), Lint: lint.DefaultOptions()}, Options{
+		Log: &log,
+		Searcher: func(_ memory.Scope, q memory.Query) (memory.Result, error) {
+			if q.Text == "boom" {
+				panic("boom")
+			}
+			return memory.Result{Hits: []memory.Hit{{Slug: "fine"}}}, nil
+		},
+	})
+	input := initLine + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"boom"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"fine"}}}` + "\n"
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := srv.Run(ctx, &Transport{In: strings.NewReader(input), Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	rs := parseReplies(t, out.Bytes())
+	if r := byID(rs, "1"); len(r) != 1 || r[0].Error == nil || r[0].Error.Code != -32603 || !strings.Contains(r[0].Error.Message, "internal error in tools/call: boom") {
+		t.Fatalf("the call that panicked: %+v", rs)
+	}
+	if r := byID(rs, "2"); len(r) != 1 || !strings.Contains(string(r[0].Result), "fine") {
+		t.Fatalf("the call after: %+v", rs)
+	}
+	if !strings.Contains(log.String(), "git-yoimem: mcp: internal error in tools/call: boom") || !strings.Contains(log.String(), "goroutine") {
+		t.Fatalf("log: %s", log.String())
 	}
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io"
+	"fmt"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/mcp"
@@ -13,7 +11,8 @@ import (
 )
 
 type mcpOptions struct {
-	write bool
+	write           bool
+	maxMessageBytes int
 }
 
 func newMCPCommand(env Env, g *globalOptions) *cli.Command {
@@ -26,9 +25,16 @@ tools knowledge_search, memory_search and memory_read; with --write also
 memory_write, memory_edit and memory_delete, each linted first (a refusal
 is a tool error listing the findings). Register it with a client, e.g.
 in .mcp.json: {"mcpServers": {"yoimem": {"command": "git",
-"args": ["yoimem", "mcp"]}}}.`,
+"args": ["yoimem", "mcp"]}}}.
+
+A line that is not a JSON-RPC 2.0 message is answered with an error
+(-32700 parse error, -32600 invalid request; batches are not supported)
+and serving goes on; so is a line over --max-message-bytes, which is
+skipped without being held in memory. When input ends, every request
+already read is finished and answered, then the server exits 0.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "write", Usage: "also serve the write tools", Destination: &opts.write},
+			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message (line) read; a longer one is refused with -32600", Destination: &opts.maxMessageBytes},
 		},
 		Action: func(c *cli.Context) error {
 			return runMCP(c.Context, env, g, opts)
@@ -37,6 +43,10 @@ in .mcp.json: {"mcpServers": {"yoimem": {"command": "git",
 }
 
 func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) error {
+	if opts.maxMessageBytes <= 0 {
+		return cannotRun(fmt.Errorf("--max-message-bytes %d: want a positive number of bytes", opts.maxMessageBytes),
+			fmt.Sprintf("leave it out for the default, --max-message-bytes %d (16 MiB)", mcp.DefaultMaxMessageBytes))
+	}
 	w, err := openWorkspace(ctx, env, g)
 	if err != nil {
 		return err
@@ -51,19 +61,20 @@ func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) err
 		Searcher: srch.search,
 		Write:    opts.write,
 		Version:  version(),
+		Log:      env.Stderr,
 		Used:     func(how string, paths ...string) { recordUse(env, g, w, how, paths...) },
 		Search: memory.Options{
 			MaxResults:   int(w.cfg.Int(config.KeySearchMaxResults)),
 			ExcerptLines: int(w.cfg.Int(config.KeySearchExcerptLines)),
 		},
 	})
-	t := &sdk.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}}
-	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
-		return cannotRun(err)
+	t := &mcp.Transport{In: env.Stdin, Out: env.Stdout, MaxMessageBytes: opts.maxMessageBytes, Log: env.Stderr}
+	err = srv.Run(ctx, t)
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err() // interrupted: run says so and exits 130
+	case err != nil:
+		return cannotRun(fmt.Errorf("mcp: %w", err))
 	}
 	return nil
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
