@@ -96,7 +96,10 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) ([]Hit, []
 			continue
 		}
 		slugSeen = true
-		hit, ok, why := searchOne(snap, e, loc, examine, q, terms, opts)
+		hit, ok, why, err := searchOne(snap, e, loc, examine, q, terms, opts)
+		if err != nil && q.Slug != "" {
+			return nil, nil, err // the one record asked for: refused, not skipped
+		}
 		if why != "" {
 			skipped = append(skipped, Skipped{e.Path, why})
 		}
@@ -116,29 +119,30 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) ([]Hit, []
 
 // searchOne matches one record on its examination and reads the file
 // itself only for a hit's excerpt. why explains a file skipped, or a
-// record searched as text only.
-func searchOne(snap record.Snapshot, e record.Entry, loc record.Location, examine Examiner, q Query, terms []string, opts Options) (hit Hit, ok bool, why string) {
+// record searched as text only; err is a file refused by its size, which
+// a search by slug reports instead of skipping it.
+func searchOne(snap record.Snapshot, e record.Entry, loc record.Location, examine Examiner, q Query, terms []string, opts Options) (hit Hit, ok bool, why string, err error) {
 	ex, err := examine(e)
 	if err != nil {
-		return Hit{}, false, err.Error()
+		return Hit{}, false, readProblem(err), err
 	}
 	if !ex.Text {
-		return Hit{}, false, ex.Problem
+		return Hit{}, false, ex.Problem, nil
 	}
 	if !containsAll(ex.Lower, terms) || (ex.Facts && q.Kind != "" && !strings.EqualFold(q.Kind, ex.Kind)) {
-		return Hit{}, false, ""
+		return Hit{}, false, "", nil
 	}
 	content, err := snap.Read(e.Path)
 	if err != nil {
-		return Hit{}, false, err.Error()
+		return Hit{}, false, readProblem(err), err
 	}
 	// The file may have changed since it was examined: judge what is read.
 	ex = Examine(e.Path, content)
 	if !ex.Text {
-		return Hit{}, false, ex.Problem
+		return Hit{}, false, ex.Problem, nil
 	}
 	if !containsAll(ex.Lower, terms) || (q.Kind != "" && !strings.EqualFold(q.Kind, ex.Kind)) {
-		return Hit{}, false, ""
+		return Hit{}, false, "", nil
 	}
 	hit = Hit{Slug: loc.Slug, Path: e.Path, Kind: ex.Kind, Description: ex.Description, ModelInvokation: ex.ModelInvokation, Status: ex.Status}
 	if loc.Kind == record.KindSummary {
@@ -149,7 +153,17 @@ func searchOne(snap record.Snapshot, e record.Entry, loc record.Location, examin
 	} else {
 		hit.Excerpt = excerpt(content, ex.Lower, terms, opts.ExcerptLines)
 	}
-	return hit, true, ex.Problem
+	return hit, true, ex.Problem, nil
+}
+
+// readProblem is why a file that could not be read is skipped: the size
+// and limit of one refused by its size (the listing names the file).
+func readProblem(err error) string {
+	var tl *record.TooLargeError
+	if errors.As(err, &tl) {
+		return tl.Reason()
+	}
+	return err.Error()
 }
 
 func containsAll(lower []byte, terms []string) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 type searchOptions struct {
@@ -87,6 +88,10 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 	var exit *exitError
 	if errors.As(err, &exit) {
 		return err
+	}
+	var tl *record.TooLargeError
+	if errors.As(err, &tl) { // the record asked for is over the limit
+		return tooLargeError(err, tl)
 	}
 	if err != nil {
 		return usageError("%v", err)
