@@ -57,6 +57,9 @@ func (t *Tools) Read(path string) (ReadResult, error) {
 		return ReadResult{}, opError("read", rel, ErrNotFound)
 	}
 	b, err := snap.Read(rel)
+	if errors.Is(err, record.ErrNotExist) {
+		return ReadResult{}, opError("read", rel, ErrNotFound) // removed since it was listed
+	}
 	if err != nil {
 		return ReadResult{}, readError("read", rel, err)
 	}

@@ -140,20 +140,29 @@ func TestToolsRead(t *testing.T) {
 	if _, err := tools.Read("knowledge/retry-policy.md"); !errors.As(err, &tl) {
 		t.Errorf("read over the limit = %v, want the refusal by size", err)
 	}
+	// removed between the listing and the read: no such record
+	tools.Store = &limitedStore{MapStore: store, gone: "knowledge/retry-policy.md"}
+	if _, err := tools.Read("knowledge/retry-policy.md"); !errors.Is(err, ErrNotFound) || err.Error() != "read .yoi/knowledge/retry-policy.md: no such record" {
+		t.Errorf("read of a record removed since the listing = %v", err)
+	}
 }
 
-// limitedStore is a MapStore whose snapshot refuses one file by its size.
+// limitedStore is a MapStore whose snapshot refuses one file by its size,
+// or lists one that is gone when read.
 type limitedStore struct {
 	*MapStore
-	tooBig string
+	tooBig, gone string
 }
 
 func (l *limitedStore) Snapshot() (record.Snapshot, error) {
 	snap, err := l.MapStore.Snapshot()
 	read := snap.Read
 	snap.Read = func(p string) ([]byte, error) {
-		if p == l.tooBig {
+		switch p {
+		case l.tooBig:
 			return nil, &record.TooLargeError{Path: p, Size: 1734112, Limit: 1 << 20, Setting: "yoimem.lint.maxFileBytes"}
+		case l.gone:
+			return nil, fmt.Errorf("read %s: %w", p, record.ErrNotExist)
 		}
 		return read(p)
 	}

@@ -135,7 +135,7 @@ func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOption
 		warnings, err = tools.Delete(ctx, opts.path, opts.expect)
 	}
 	if err != nil {
-		return toolError(err)
+		return memoryError(env, w, err)
 	}
 	for _, f := range warnings {
 		warnf(env.Stderr, "%s:%d:%d: %s: %s", record.DisplayPath(f.Path), f.Line, f.Col, f.Rule, f.Message)
@@ -155,7 +155,7 @@ type memoryReadJSON struct {
 func memoryRead(env Env, g *globalOptions, w *workspace, tools *memory.Tools, opts memoryOptions) error {
 	r, err := tools.Read(opts.path)
 	if err != nil {
-		return toolError(err)
+		return memoryError(env, w, err)
 	}
 	recordUse(env, g, w, "read", r.Path)
 	if opts.format == "json" {
@@ -163,6 +163,15 @@ func memoryRead(env Env, g *globalOptions, w *workspace, tools *memory.Tools, op
 	}
 	_, err = env.Stdout.Write(r.Content)
 	return err
+}
+
+// memoryError is toolError, but for a workspace without .yoi/, which
+// says what to do (exit 2).
+func memoryError(env Env, w *workspace, err error) error {
+	if errors.Is(err, gitstore.ErrNoYoi) {
+		return noYoi(env, w, err)
+	}
+	return toolError(err)
 }
 
 // toolError maps the tools' errors to exit codes: interrupted (130, run
