@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -121,12 +122,9 @@ func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOption
 	var warnings []lint.Finding
 	switch opts.op {
 	case "write":
-		// Read before any lock: a writer waiting on its input holds no one up.
-		content, rerr := readall.Read(ctx, env.Stdin, readall.Limit{
-			Bytes: w.cfg.Int(config.KeyLintMaxFileBytes), What: "standard input", Setting: config.KeyLintMaxFileBytes,
-		})
+		content, rerr := readRecord(ctx, env, w)
 		if rerr != nil {
-			return toolError(rerr)
+			return rerr
 		}
 		warnings, err = tools.Write(ctx, opts.path, content, memory.WriteOptions{Create: opts.create, Overwrite: opts.overwrite, Expect: opts.expect})
 	case "edit":
@@ -143,6 +141,26 @@ func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOption
 	rel, _ := record.ToolPath(opts.path) // the tool took it: it is clean
 	statusf(env.Stderr, "%s %s", map[string]string{"write": "wrote", "edit": "edited", "delete": "deleted"}[opts.op], record.DisplayPath(rel))
 	return nil
+}
+
+// readRecord reads a record to write from stdin, after checking there is
+// a .yoi/ to write it to (no one types a record to be told there is not).
+// It takes no lock: a writer waiting on its input holds no one up.
+func readRecord(ctx context.Context, env Env, w *workspace) ([]byte, error) {
+	if _, err := os.Lstat(w.yoiDir()); errors.Is(err, fs.ErrNotExist) {
+		return nil, noYoi(env, w, gitstore.ErrNoYoi)
+	}
+	content, err := readall.Read(ctx, env.Stdin, readall.Limit{
+		Bytes: w.cfg.Int(config.KeyLintMaxFileBytes), What: "standard input", Setting: config.KeyLintMaxFileBytes,
+	})
+	var tl *record.TooLargeError
+	switch {
+	case err == nil, errors.Is(err, context.Canceled):
+		return content, err
+	case errors.As(err, &tl):
+		return nil, tooLargeError(err, tl)
+	}
+	return nil, cannotRun(err)
 }
 
 // memoryReadJSON is memory read --format json.
