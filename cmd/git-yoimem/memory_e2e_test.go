@@ -4,7 +4,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -131,5 +134,39 @@ func TestMCPConcurrentEdits(t *testing.T) {
 	}
 	if lost > 0 {
 		t.Errorf("%d of %d edits lost", lost, calls)
+	}
+}
+
+// TestMemoryWriteNoYoiFirst: without .yoi/, memory write says so at once,
+// before waiting on an input that is still open.
+func TestMemoryWriteNoYoiFirst(t *testing.T) {
+	r := newExtractRepo(t)
+	if err := os.RemoveAll(r.path(".yoi")); err != nil {
+		t.Fatal(err)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	cmd := r.command("memory", "write", "knowledge/x.md")
+	var stderr strings.Builder
+	cmd.Stdin, cmd.Stderr = pr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatal("still waiting on its input after 30s")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "no .yoi/ in") {
+		t.Fatalf("exit %v, stderr:\n%s\nwant exit 2 and 'no .yoi/ in'", err, stderr.String())
 	}
 }
