@@ -88,8 +88,8 @@ func repoExtension(commonDir, name string) (string, error) {
 	return "", sc.Err()
 }
 
-// ReadBlob returns a blob's content; with maxRead > 0, at most maxRead+1
-// bytes (enough to tell that it is too large).
+// ReadBlob returns a blob's content. A blob over maxRead (when > 0) is not
+// read: the error is a *record.TooLargeError with its size.
 func (o *Objects) ReadBlob(hash string, maxRead int64) ([]byte, error) {
 	h := plumbing.NewHash(hash)
 	o.mu.Lock()
@@ -104,12 +104,11 @@ func (o *Objects) ReadBlob(hash string, maxRead int64) ([]byte, error) {
 	}
 	defer r.Close()
 	size := obj.Size()
-	var src io.Reader = r
 	if maxRead > 0 && size > maxRead {
-		src, size = io.LimitReader(r, maxRead+1), maxRead+1
+		return nil, tooLargeBlob(hash, size, maxRead)
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size))
-	if _, err := buf.ReadFrom(src); err != nil {
+	if _, err := buf.ReadFrom(r); err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", hash, err)
 	}
 	return buf.Bytes(), nil

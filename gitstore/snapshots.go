@@ -99,7 +99,8 @@ func blobSnapshot(entries []record.Entry, blobs map[string]string, objs *Objects
 		if !ok {
 			return nil, fmt.Errorf("read %s: %w", p, record.ErrNotExist)
 		}
-		return objs.ReadBlob(h, maxRead)
+		b, err := objs.ReadBlob(h, maxRead)
+		return b, withPath(err, p)
 	}
 	return snap
 }

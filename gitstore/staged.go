@@ -316,7 +316,8 @@ func indexSnapshot(idx *indexFile, prefix string, objs *Objects, maxRead int64) 
 		if i == len(idx.entries) || idx.entries[i].path != prefix+"/"+p || fileModeOf(idx.entries[i].mode) != record.ModeRegular {
 			return nil, fmt.Errorf("read %s: %w", p, record.ErrNotExist)
 		}
-		return objs.ReadBlob(hashes[i].String(), maxRead)
+		b, err := objs.ReadBlob(hashes[i].String(), maxRead)
+		return b, withPath(err, p)
 	}
 	return snap
 }

@@ -18,9 +18,9 @@ var ErrNoYoi = errors.New("no .yoi/ directory")
 
 // WorktreeSnapshot lists .yoi/ under root (the workspace root) without
 // following symlinks, and reads files with O_NOFOLLOW so that nothing
-// outside .yoi/ is ever read. maxRead caps how much of one file is read
-// (0: no cap); a larger file reads as its first maxRead+1 bytes, which the
-// linter reports by size.
+// outside .yoi/ is ever read. maxRead (yoimem.lint.maxFileBytes; 0: no
+// limit) refuses larger files: their Read is a *record.TooLargeError with
+// the real size, never the first bytes.
 func WorktreeSnapshot(root string, maxRead int64) (record.Snapshot, error) {
 	return WorktreeSnapshotOf(root, maxRead)
 }
@@ -88,7 +88,8 @@ func worktreeSnapshot(readDir readDirFunc, root string, maxRead int64, dirs ...s
 		if !ok || e.Mode != record.ModeRegular {
 			return nil, fmt.Errorf("read %s: %w", rel, record.ErrNotExist)
 		}
-		return readNoFollow(filepath.Join(dir, filepath.FromSlash(rel)), e.Size, maxRead)
+		b, err := readNoFollow(filepath.Join(dir, filepath.FromSlash(rel)), e.Size, maxRead)
+		return b, withPath(err, rel)
 	}
 	return snap, nil
 }

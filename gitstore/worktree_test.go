@@ -358,19 +358,19 @@ func TestWorktreeSnapshotMaxRead(t *testing.T) {
 	tests := []struct {
 		size    int
 		maxRead int64
-		want    int // bytes Read returns
+		over    bool // Read refuses the file: over maxRead
 	}{
-		{10 << 10, 100, 101},
-		{0, 100, 0},
-		{99, 100, 99},
-		{100, 100, 100},
-		{101, 100, 101},
-		{102, 100, 101},
-		{10, 1, 2},
-		{1, 1, 1},
-		{10 << 10, 0, 10 << 10}, // no cap
-		{1 << 20, 64 << 10, 64<<10 + 1},
-		{10 << 10, 1 << 20, 10 << 10},
+		{10 << 10, 100, true},
+		{0, 100, false},
+		{99, 100, false},
+		{100, 100, false},
+		{101, 100, true},
+		{102, 100, true},
+		{10, 1, true},
+		{1, 1, false},
+		{10 << 10, 0, false}, // no cap
+		{1 << 20, 64 << 10, true},
+		{10 << 10, 1 << 20, false},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("size=%d,maxRead=%d", tt.size, tt.maxRead), func(t *testing.T) {
@@ -382,13 +382,33 @@ func TestWorktreeSnapshotMaxRead(t *testing.T) {
 				t.Errorf("Size = %d, want %d (the listing is not capped)", e.Size, tt.size)
 			}
 			got, err := snap.Read("knowledge/f.md")
+			if tt.over {
+				checkTooLarge(t, got, err, "knowledge/f.md", int64(tt.size), tt.maxRead)
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(got) != tt.want || !bytes.Equal(got, c[:tt.want]) {
-				t.Errorf("Read = %d bytes, want the first %d", len(got), tt.want)
+			if !bytes.Equal(got, c) {
+				t.Errorf("Read = %d bytes, want all %d", len(got), tt.size)
 			}
 		})
+	}
+}
+
+// checkTooLarge checks that a read was refused, never cut: a
+// *record.TooLargeError with the real size and the limit, and no content.
+func checkTooLarge(t *testing.T, got []byte, err error, path string, size, limit int64) {
+	t.Helper()
+	var tl *record.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Fatalf("Read = %d bytes, %v; want a *record.TooLargeError", len(got), err)
+	}
+	if got != nil {
+		t.Errorf("Read returned %d bytes with its error", len(got))
+	}
+	if tl.Path != path || tl.Size != size || tl.Limit != limit || tl.Setting != "yoimem.lint.maxFileBytes" {
+		t.Errorf("error %+v; want path %s, size %d, limit %d, setting yoimem.lint.maxFileBytes", *tl, path, size, limit)
 	}
 }
 
@@ -404,6 +424,7 @@ func TestWorktreeSnapshotChangedAfterListing(t *testing.T) {
 		change  func(t *testing.T, path string)
 		want    []byte
 		wantErr error
+		tooBig  int64 // the size a refusal names: the file grew past maxRead
 	}{
 		{
 			name:   "grew",
@@ -430,21 +451,21 @@ func TestWorktreeSnapshotChangedAfterListing(t *testing.T) {
 			before:  []byte("0123456789"),
 			maxRead: 100,
 			change:  func(t *testing.T, path string) { appendFile(t, path, rep("x", 500)) },
-			want:    append([]byte("0123456789"), rep("x", 91)...),
+			tooBig:  510,
 		},
 		{
 			name:    "grew far past maxRead",
 			before:  []byte("0123456789"),
 			maxRead: 4096,
 			change:  func(t *testing.T, path string) { appendFile(t, path, rep("z", 1<<20)) },
-			want:    append([]byte("0123456789"), rep("z", 4087)...),
+			tooBig:  10 + 1<<20,
 		},
 		{
 			name:    "empty when listed, grew past maxRead",
 			before:  []byte{},
 			maxRead: 100,
 			change:  func(t *testing.T, path string) { appendFile(t, path, rep("z", 1000)) },
-			want:    rep("z", 101),
+			tooBig:  1000,
 		},
 		{
 			name:   "empty when listed",
@@ -513,6 +534,10 @@ func TestWorktreeSnapshotChangedAfterListing(t *testing.T) {
 			}
 			tt.change(t, path)
 			got, err := snap.Read(p)
+			if tt.tooBig > 0 {
+				checkTooLarge(t, got, err, p, tt.tooBig, tt.maxRead)
+				return
+			}
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
 					t.Errorf("Read = %q, %v; want %v", got, err, tt.wantErr)

@@ -120,19 +120,31 @@ func leavesYoi(p, target string) bool {
 
 func (fl *fileLint) read(snap record.Snapshot, opts Options) ([]byte, bool) {
 	if opts.MaxFileBytes > 0 && fl.entry.Size > opts.MaxFileBytes {
-		fl.add(Error, RuleFileSize, 1, 1, "%d bytes, over the %d-byte cap (yoimem.lint.maxFileBytes); not parsed", fl.entry.Size, opts.MaxFileBytes)
+		fl.tooLarge(fl.entry.Size, opts)
 		return nil, false
 	}
 	content, err := snap.Read(fl.entry.Path)
-	if err != nil {
+	var tl *record.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		// The listing did not know the size (a staged blob) or the file
+		// grew since: the read refused it and says how large it is.
+		fl.tooLarge(tl.Size, opts)
+		return nil, false
+	case err != nil:
 		fl.add(Error, RuleReadError, 1, 1, "cannot read: %v", err)
 		return nil, false
-	}
-	if opts.MaxFileBytes > 0 && int64(len(content)) > opts.MaxFileBytes {
-		fl.add(Error, RuleFileSize, 1, 1, "%d bytes, over the %d-byte cap (yoimem.lint.maxFileBytes); not parsed", len(content), opts.MaxFileBytes)
+	case opts.MaxFileBytes > 0 && int64(len(content)) > opts.MaxFileBytes:
+		fl.tooLarge(int64(len(content)), opts)
 		return nil, false
 	}
 	return content, true
+}
+
+// tooLarge reports a file over yoimem.lint.maxFileBytes with its real size.
+func (fl *fileLint) tooLarge(size int64, opts Options) {
+	tl := record.TooLargeError{Size: size, Limit: opts.MaxFileBytes, Setting: "yoimem.lint.maxFileBytes"}
+	fl.add(Error, RuleFileSize, 1, 1, "%s; not parsed", tl.Reason())
 }
 
 func (fl *fileLint) content(rec *record.Record, content []byte, idx *index, opts Options) {

@@ -45,28 +45,38 @@ type SearchInput struct {
 // more matched.
 type SearchOutput = memory.Result
 
-// PathInput names a record relative to .yoi/.
+// PathInput names a record.
 type PathInput struct {
-	Path string `json:"path" jsonschema:"record path relative to .yoi/, e.g. knowledge/retry-policy.md"`
+	Path string `json:"path" jsonschema:"record path, e.g. .yoi/knowledge/retry-policy.md (or knowledge/retry-policy.md)"`
 }
 
-// ReadOutput is a record's content.
+// ReadOutput is a record's content and blob id.
 type ReadOutput struct {
 	Content string `json:"content"`
+	Blob    string `json:"blob"`
 }
 
 // WriteInput is memory_write's input.
 type WriteInput struct {
-	Path    string `json:"path" jsonschema:"record path relative to .yoi/"`
-	Content string `json:"content" jsonschema:"the whole record: --- frontmatter --- and Markdown body"`
-	Create  bool   `json:"create,omitempty" jsonschema:"true to create a new record (refused when the slug exists: update it instead)"`
+	Path      string `json:"path" jsonschema:"record path, e.g. .yoi/knowledge/retry-policy.md"`
+	Content   string `json:"content" jsonschema:"the whole record: --- frontmatter --- and Markdown body"`
+	Create    bool   `json:"create,omitempty" jsonschema:"true to only create a new record (the default for a new path): refused when it exists"`
+	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"true to replace the record if it exists; without it (or expect) an existing record is refused: use memory_edit, or read it and write it whole"`
+	Expect    string `json:"expect,omitempty" jsonschema:"the blob memory_read returned: replace the record only if it is still that version"`
 }
 
 // EditInput is memory_edit's input.
 type EditInput struct {
-	Path string `json:"path" jsonschema:"record path relative to .yoi/"`
-	Old  string `json:"old" jsonschema:"text that occurs exactly once in the record"`
-	New  string `json:"new" jsonschema:"its replacement"`
+	Path   string `json:"path" jsonschema:"record path, e.g. .yoi/knowledge/retry-policy.md"`
+	Old    string `json:"old" jsonschema:"text that occurs exactly once in the record"`
+	New    string `json:"new" jsonschema:"its replacement"`
+	Expect string `json:"expect,omitempty" jsonschema:"the blob memory_read returned: edit only if the record is still that version"`
+}
+
+// DeleteInput is memory_delete's input.
+type DeleteInput struct {
+	Path   string `json:"path" jsonschema:"record path, e.g. .yoi/knowledge/retry-policy.md"`
+	Expect string `json:"expect,omitempty" jsonschema:"the blob memory_read returned: delete only if the record is still that version"`
 }
 
 // WriteOutput reports the linter's warnings about an accepted write.
@@ -122,30 +132,35 @@ func NewServer(tools *memory.Tools, opts Options) *sdk.Server {
 	}
 	sdk.AddTool(s, &sdk.Tool{Name: "knowledge_search", Description: "Search the project's knowledge records (knowledge/*.md): rules, facts, how-tos. Give query (search terms), kind alone to list that kind, or slug alone to read one record whole."}, search(memory.ScopeKnowledge))
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_search", Description: "Search the project's memory: the summary, decisions (open/resolved/replaced) and user requests. Give query (search terms), kind alone to list that kind, or slug alone to read one record whole."}, search(memory.ScopeMemory))
-	sdk.AddTool(s, &sdk.Tool{Name: "memory_read", Description: "Read one memory or knowledge record by its path relative to .yoi/."},
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_read", Description: "Read one memory or knowledge record by its path (e.g. .yoi/knowledge/retry-policy.md). Also returns its blob id, which the write tools take as expect."},
 		func(_ context.Context, _ *sdk.CallToolRequest, in PathInput) (*sdk.CallToolResult, ReadOutput, error) {
-			b, err := tools.Read(in.Path)
+			r, err := tools.Read(in.Path)
 			if err == nil && opts.Used != nil {
-				opts.Used("read", in.Path)
+				opts.Used("read", r.Path)
 			}
-			return nil, ReadOutput{Content: string(b)}, err
+			return nil, ReadOutput{Content: string(r.Content), Blob: r.Blob}, err
 		})
 	if !opts.Write {
 		return s
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: "memory_write", Description: "Write a whole memory or knowledge record (create=true for a new one). Linted first; a refusal lists what to fix."},
-		func(_ context.Context, _ *sdk.CallToolRequest, in WriteInput) (*sdk.CallToolResult, WriteOutput, error) {
-			w, err := tools.Write(in.Path, []byte(in.Content), in.Create)
+	// A write received is carried out: the request's context ends when the
+	// client hangs up or cancels, and a write stopped then would leave the
+	// client not knowing whether it happened. The writers' lock wait is
+	// bounded, and an interrupted server exits without writing anything
+	// partial (every write is atomic).
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_write", Description: "Write a whole memory or knowledge record. Creates a new one; an existing record is refused unless overwrite is true (or expect is its blob from memory_read): prefer memory_edit. Linted first; a refusal lists what to fix."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in WriteInput) (*sdk.CallToolResult, WriteOutput, error) {
+			w, err := tools.Write(context.WithoutCancel(ctx), in.Path, []byte(in.Content), memory.WriteOptions{Create: in.Create, Overwrite: in.Overwrite, Expect: in.Expect})
 			return nil, WriteOutput{Warnings: findings(w)}, err
 		})
-	sdk.AddTool(s, &sdk.Tool{Name: "memory_edit", Description: "Replace text that occurs exactly once in a record. Linted first."},
-		func(_ context.Context, _ *sdk.CallToolRequest, in EditInput) (*sdk.CallToolResult, WriteOutput, error) {
-			w, err := tools.Edit(in.Path, in.Old, in.New)
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_edit", Description: "Replace text that occurs exactly once in a record. Linted first. With expect (the blob from memory_read), refused if the record changed since."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in EditInput) (*sdk.CallToolResult, WriteOutput, error) {
+			w, err := tools.Edit(context.WithoutCancel(ctx), in.Path, in.Old, in.New, in.Expect)
 			return nil, WriteOutput{Warnings: findings(w)}, err
 		})
-	sdk.AddTool(s, &sdk.Tool{Name: "memory_delete", Description: "Delete a request or knowledge record (decisions are replaced, not deleted)."},
-		func(_ context.Context, _ *sdk.CallToolRequest, in PathInput) (*sdk.CallToolResult, WriteOutput, error) {
-			w, err := tools.Delete(in.Path)
+	sdk.AddTool(s, &sdk.Tool{Name: "memory_delete", Description: "Delete a request or knowledge record (decisions are replaced, not deleted; the summary is rewritten, never deleted)."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in DeleteInput) (*sdk.CallToolResult, WriteOutput, error) {
+			w, err := tools.Delete(context.WithoutCancel(ctx), in.Path, in.Expect)
 			return nil, WriteOutput{Warnings: findings(w)}, err
 		})
 	return s

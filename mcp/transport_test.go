@@ -7,16 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/memory"
-	"github.com/yoimem/git-yoimem/record"
 )
 
 const (
@@ -93,39 +90,24 @@ func parseReplies(t testing.TB, out []byte) []reply {
 	return rs
 }
 
-// syncStore is a MapStore safe for the concurrent tool calls the server
-// makes: each operation under one lock, each snapshot a copy.
-type syncStore struct {
-	mu sync.Mutex
-	m  memory.MapStore
-}
+// syncStore is the tools' MapStore (safe for the concurrent tool calls
+// the server makes) with a reader for the tests.
+type syncStore struct{ *memory.MapStore }
 
 func newStore() *syncStore {
-	return &syncStore{m: memory.MapStore{Files: map[string][]byte{"knowledge/retry-policy.md": []byte(rec)}}}
-}
-
-func (s *syncStore) Snapshot() (record.Snapshot, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return record.MapSnapshot(maps.Clone(s.m.Files)), nil
-}
-
-func (s *syncStore) Write(path string, content []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.m.Write(path, content)
-}
-
-func (s *syncStore) Delete(path string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.m.Delete(path)
+	return &syncStore{&memory.MapStore{Files: map[string][]byte{"knowledge/retry-policy.md": []byte(rec)}}}
 }
 
 func (s *syncStore) get(path string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return string(s.m.Files[path])
+	snap, err := s.Snapshot()
+	if err != nil {
+		return ""
+	}
+	b, err := snap.Read(path)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // byID returns the replies carrying id (its JSON text).

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -51,6 +52,8 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 		} else {
 			return res, fmt.Errorf("%s: %w", record.SummaryPath, err)
 		}
+	} else if tooLarge(err) {
+		return res, err // never a context without the summary, silently
 	}
 	type desc struct{ slug, text string }
 	var descs []desc
@@ -60,6 +63,9 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 			continue
 		}
 		ex, err := examine(e)
+		if tooLarge(err) {
+			return res, err // it may be invocable: never left out silently
+		}
 		if err != nil || !ex.ModelInvokation || ex.Description == "" {
 			continue
 		}
@@ -96,6 +102,12 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 	res.Text = b.String()
 	res.Chars = utf8.RuneCountInString(res.Text)
 	return res, nil
+}
+
+// tooLarge reports a read refused by its size limit.
+func tooLarge(err error) bool {
+	var tl *record.TooLargeError
+	return errors.As(err, &tl)
 }
 
 // markerReserve keeps room for the over-budget line, which names slugs.

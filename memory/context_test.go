@@ -47,7 +47,10 @@ func TestExpand(t *testing.T) {
 		"knowledge/retry-policy.md": []byte(knowledge("rule", "d", false, "# Retry\nRetry twice.\n")),
 		"knowledge/secret-sauce.md": []byte(strings.Replace(knowledge("rule", "d", false, "hidden\n"), "user_invocable: true", "user_invocable: false", 1)),
 	}
-	ex := Expand(record.MapSnapshot(files), "Fix it, see #retry-policy and #retry-policy again, #secret-sauce, #nope, `#retry-policy` and issue #42.\n")
+	ex, err := Expand(record.MapSnapshot(files), "Fix it, see #retry-policy and #retry-policy again, #secret-sauce, #nope, `#retry-policy` and issue #42.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := "Fix it, see #retry-policy and #retry-policy again, #secret-sauce, #nope, `#retry-policy` and issue #42.\n\n" +
 		InjectOpen + " kind=\"knowledge\" slug=\"retry-policy\">\n# Retry\nRetry twice.\n" + InjectClose + "\n"
 	if ex.Text != want {
@@ -56,7 +59,7 @@ func TestExpand(t *testing.T) {
 	if strings.Join(ex.Expanded, ",") != "retry-policy" || strings.Join(ex.Refused, ",") != "secret-sauce" || strings.Join(ex.Unknown, ",") != "nope" {
 		t.Fatalf("%+v", ex)
 	}
-	if plain := Expand(record.MapSnapshot(files), "nothing here\n"); plain.Text != "nothing here\n" {
+	if plain, _ := Expand(record.MapSnapshot(files), "nothing here\n"); plain.Text != "nothing here\n" {
 		t.Fatalf("text without references changed: %q", plain.Text)
 	}
 }

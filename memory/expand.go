@@ -18,8 +18,10 @@ type Expansion struct {
 // Expand appends, after the text, the body of each knowledge record the
 // text references as #slug (first reference order, once each), between
 // injection markers. The text itself is left as it is. Records with
-// user_invocable: false are not expanded.
-func Expand(snap record.Snapshot, text string) Expansion {
+// user_invocable: false are not expanded. A referenced record over the
+// size limit is an error (a *record.TooLargeError): the prompt would
+// otherwise go on without it, unsaid.
+func Expand(snap record.Snapshot, text string) (Expansion, error) {
 	ex := Expansion{Text: text}
 	seen := map[string]bool{}
 	var b strings.Builder
@@ -30,6 +32,9 @@ func Expand(snap record.Snapshot, text string) Expansion {
 		seen[r.Slug] = true
 		path := record.PathFor(record.KindKnowledge, r.Slug)
 		content, err := snap.Read(path)
+		if tooLarge(err) {
+			return Expansion{}, err
+		}
 		if err != nil {
 			ex.Unknown = append(ex.Unknown, r.Slug)
 			continue
@@ -50,5 +55,5 @@ func Expand(snap record.Snapshot, text string) Expansion {
 	if b.Len() > 0 {
 		ex.Text = strings.TrimRight(text, "\n") + b.String() + "\n"
 	}
-	return ex
+	return ex, nil
 }

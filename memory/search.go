@@ -108,7 +108,10 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) (Result, e
 		}
 		slugSeen = true
 		full := opts.MaxResults > 0 && len(res.Hits) >= opts.MaxResults
-		hit, ok, why := m.one(e, loc, !full)
+		hit, ok, why, err := m.one(e, loc, !full)
+		if err != nil && q.Slug != "" {
+			return Result{}, err // the one record asked for: refused, not skipped
+		}
 		if why != "" {
 			res.Skipped = append(res.Skipped, Skipped{record.DisplayPath(e.Path), why})
 		}
@@ -166,38 +169,39 @@ type matcher struct {
 // only when the examination cannot settle it, or for a hit's excerpt
 // (listed). A match past the limit (listed false) is counted from the
 // examination when it can tell. why explains a file skipped, or a record
-// searched as text only.
-func (m *matcher) one(e record.Entry, loc record.Location, listed bool) (hit Hit, ok bool, why string) {
+// searched as text only; err is a file refused by its size, which a
+// search by slug reports instead of skipping it.
+func (m *matcher) one(e record.Entry, loc record.Location, listed bool) (hit Hit, ok bool, why string, err error) {
 	ex, err := m.examine(e)
 	if err != nil {
-		return Hit{}, false, err.Error()
+		return Hit{}, false, readProblem(err), err
 	}
 	if !ex.Text {
-		return Hit{}, false, ex.Problem
+		return Hit{}, false, ex.Problem, nil
 	}
 	if !containsAll(ex.Lower, m.terms) || !m.mayBeKind(ex) {
-		return Hit{}, false, ""
+		return Hit{}, false, "", nil
 	}
 	// The kind of a knowledge record is in its frontmatter, which a text
 	// examination has not read; other kinds are their directory.
 	kindKnown := m.q.Kind == "" || ex.Facts || loc.Kind != record.KindKnowledge
 	if !listed && kindKnown {
-		return Hit{}, true, ex.Problem
+		return Hit{}, true, ex.Problem, nil
 	}
 	content, err := m.snap.Read(e.Path)
 	if err != nil {
-		return Hit{}, false, err.Error()
+		return Hit{}, false, readProblem(err), err
 	}
 	// The file may have changed since it was examined: judge what is read.
 	ex = Examine(e.Path, content)
 	if !ex.Text {
-		return Hit{}, false, ex.Problem
+		return Hit{}, false, ex.Problem, nil
 	}
 	if !containsAll(ex.Lower, m.terms) || (m.q.Kind != "" && !strings.EqualFold(m.q.Kind, ex.Kind)) {
-		return Hit{}, false, ""
+		return Hit{}, false, "", nil
 	}
 	if !listed {
-		return Hit{}, true, ex.Problem
+		return Hit{}, true, ex.Problem, nil
 	}
 	hit = Hit{Slug: slugOf(loc), Path: record.DisplayPath(e.Path), Kind: ex.Kind, Description: ex.Description, ModelInvokation: ex.ModelInvokation, Status: ex.Status}
 	switch {
@@ -208,7 +212,17 @@ func (m *matcher) one(e record.Entry, loc record.Location, listed bool) (hit Hit
 	default:
 		hit.Excerpt = excerpt(content, ex.Lower, m.terms, m.opts.ExcerptLines)
 	}
-	return hit, true, ex.Problem
+	return hit, true, ex.Problem, nil
+}
+
+// readProblem is why a file that could not be read is skipped: the size
+// and limit of one refused by its size (the listing names the file).
+func readProblem(err error) string {
+	var tl *record.TooLargeError
+	if errors.As(err, &tl) {
+		return tl.Reason()
+	}
+	return err.Error()
 }
 
 // mayBeKind rules out, from an examination, a record that cannot be of

@@ -63,6 +63,10 @@ func Show(snap record.Snapshot, ref string, kind record.Kind) (Shown, error) {
 	}
 	rel := paths[0]
 	content, err := snap.Read(rel)
+	var tl *record.TooLargeError
+	if errors.As(err, &tl) {
+		return Shown{}, err // it names the file, its size and the limit
+	}
 	if err != nil {
 		return Shown{}, fmt.Errorf("%s: %w", record.DisplayPath(rel), err)
 	}

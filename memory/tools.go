@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,165 +10,110 @@ import (
 	"github.com/yoimem/git-yoimem/record"
 )
 
-// Store is where the memory tools read and write: the working tree's
-// .yoi/ (cmd wires an atomic-file implementation), or an overlay over a
-// snapshot for the consolidation agent. Paths are .yoi/-relative.
-type Store interface {
-	Snapshot() (record.Snapshot, error)
-	Write(path string, content []byte) error
-	Delete(path string) error
-}
-
 // Tools are the memory tools of the plan: read, write, edit, delete. Every
 // write runs the linter first; its errors come back as a *Refusal a model
 // can read and act on. Writes are allowed only to records under memory/
 // and knowledge/, never to workflow/, never over a read-only file (the
-// user's lock), never creating a slug that exists.
+// user's lock); a write creates a new record and replaces an existing one
+// only when asked to. Each write is read, linted and written under the
+// store's writers' lock: concurrent writers wait for each other, and none
+// is lost. Paths are taken as .yoi/-relative or from the workspace root
+// (".yoi/knowledge/x.md"); errors print them from the workspace root.
 type Tools struct {
 	Store Store
 	Lint  lint.Options
 }
 
-// Refusal is a write the rules refuse, with the findings that say why.
-type Refusal struct {
-	Path     string
-	Findings []lint.Finding
+// ReadResult is a record as read.
+type ReadResult struct {
+	Path    string // relative to .yoi/
+	Content []byte
+	// Blob is the content's git blob id: what write, edit and delete
+	// take as expect, to refuse a change made since this read.
+	Blob string
 }
 
-func (r *Refusal) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "refused to write %s:", r.Path)
-	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "\n  %d:%d: %s %s: %s", f.Line, f.Col, f.Severity, f.Rule, f.Message)
-	}
-	return b.String()
+// WriteOptions say what a write may do to an existing record. By default
+// it creates a new one and refuses to replace one that exists.
+type WriteOptions struct {
+	Create    bool   // create only (the default for a new path); contradicts the others
+	Overwrite bool   // replace the record if it exists
+	Expect    string // replace the record only if its blob id is this one (implies Overwrite)
 }
 
-// Errors of the tools.
-var (
-	ErrReadOnly = errors.New("the file is read-only (its owner locked it); leave it as it is")
-)
-
-// Read returns a record's content.
-func (t *Tools) Read(path string) ([]byte, error) {
-	if f := lint.PathFinding(path); f != nil {
-		return nil, &Refusal{Path: path, Findings: []lint.Finding{*f}}
+// Read returns a record's content and blob id. A record over the size
+// limit is an error (*record.TooLargeError), never its first bytes.
+func (t *Tools) Read(path string) (ReadResult, error) {
+	rel, err := toolPath("read", path)
+	if err != nil {
+		return ReadResult{}, err
 	}
 	snap, err := t.Store.Snapshot()
 	if err != nil {
-		return nil, err
+		return ReadResult{}, err
 	}
-	e, ok := snap.Lookup(path)
-	if !ok || e.Mode != record.ModeRegular || record.Classify(path).Area != record.AreaRecord {
-		return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
+	e, ok := snap.Lookup(rel)
+	if !ok || e.Mode != record.ModeRegular || record.Classify(rel).Area != record.AreaRecord {
+		return ReadResult{}, opError("read", rel, ErrNotFound)
 	}
-	return snap.Read(path)
+	b, err := snap.Read(rel)
+	if errors.Is(err, record.ErrNotExist) {
+		return ReadResult{}, opError("read", rel, ErrNotFound) // removed since it was listed
+	}
+	if err != nil {
+		return ReadResult{}, readError("read", rel, err)
+	}
+	return ReadResult{Path: rel, Content: b, Blob: record.BlobID(b)}, nil
 }
 
-// Write creates (create=true, refused when the slug exists) or replaces a
-// record with content.
-func (t *Tools) Write(path string, content []byte, create bool) ([]lint.Finding, error) {
-	return t.apply(record.Change{Op: record.OpPut, Path: path, Content: content, Create: create})
+// Write writes a whole record: it creates a new one, and replaces an
+// existing one only with o.Overwrite or o.Expect.
+func (t *Tools) Write(ctx context.Context, path string, content []byte, o WriteOptions) ([]lint.Finding, error) {
+	if o.Create && (o.Overwrite || o.Expect != "") {
+		return nil, errors.New("write: create refuses an existing record, overwrite and expect replace one: give one or the other")
+	}
+	return t.change(ctx, "write", path, o.Expect, func(cur current) (record.Change, error) {
+		if cur.exists && !o.Overwrite && o.Expect == "" {
+			return record.Change{}, &Refusal{Op: "write", Path: cur.path, Findings: []lint.Finding{{
+				Path: cur.path, Line: 1, Col: 1, Severity: lint.Error, Rule: lint.RuleSlugExists,
+				Message: "it exists; change it with edit, or read it and write it whole with overwrite",
+			}}}
+		}
+		return record.Change{Op: record.OpPut, Path: cur.path, Content: content, Create: !cur.exists}, nil
+	})
 }
 
 // Edit replaces the one occurrence of old with new in a record; zero or
 // several occurrences are an error that says so.
-func (t *Tools) Edit(path, old, new string) ([]lint.Finding, error) {
-	content, err := t.Read(path)
-	if err != nil {
-		return nil, err
-	}
-	switch n := strings.Count(string(content), old); {
-	case old == "":
-		return nil, errors.New("edit: the text to replace is empty")
-	case n == 0:
-		return nil, fmt.Errorf("edit %s: the text to replace does not occur; read the record again", path)
-	case n > 1:
-		return nil, fmt.Errorf("edit %s: the text to replace occurs %d times; give more context so it occurs once", path, n)
-	}
-	return t.apply(record.Change{Op: record.OpPut, Path: path, Content: []byte(strings.Replace(string(content), old, new, 1))})
+func (t *Tools) Edit(ctx context.Context, path, old, new, expect string) ([]lint.Finding, error) {
+	return t.change(ctx, "edit", path, expect, func(cur current) (record.Change, error) {
+		if !cur.exists {
+			return record.Change{}, opError("edit", cur.path, ErrNotFound)
+		}
+		switch n := strings.Count(string(cur.content), old); {
+		case old == "":
+			return record.Change{}, opError("edit", cur.path, errors.New("the text to replace is empty"))
+		case n == 0:
+			return record.Change{}, opError("edit", cur.path, errors.New("the text to replace does not occur; read the record again"))
+		case n > 1:
+			return record.Change{}, opError("edit", cur.path, fmt.Errorf("the text to replace occurs %d times; give more context so it occurs once", n))
+		}
+		return record.Change{Op: record.OpPut, Path: cur.path, Content: []byte(strings.Replace(string(cur.content), old, new, 1))}, nil
+	})
 }
 
 // Delete removes a record. Decisions are replaced, not deleted (status:
-// replaced, replaced_by), so deleting one is refused.
-func (t *Tools) Delete(path string) ([]lint.Finding, error) {
-	if record.Classify(path).Kind == record.KindDecision {
-		return nil, fmt.Errorf("delete %s: decisions are not deleted; set status: replaced and replaced_by to the record that replaces it", path)
-	}
-	return t.apply(record.Change{Op: record.OpDelete, Path: path})
-}
-
-// apply lints the change against the current snapshot as automation and
-// writes it when no finding is an error; warnings are returned.
-func (t *Tools) apply(c record.Change) ([]lint.Finding, error) {
-	if f := lint.PathFinding(c.Path); f != nil {
-		return nil, &Refusal{Path: c.Path, Findings: []lint.Finding{*f}}
-	}
-	snap, err := t.Store.Snapshot()
-	if err != nil {
-		return nil, err
-	}
-	if e, ok := snap.Lookup(c.Path); ok && e.ReadOnly {
-		return nil, fmt.Errorf("%s: %w", c.Path, ErrReadOnly)
-	}
-	if c.Op == record.OpDelete {
-		if _, ok := snap.Lookup(c.Path); !ok {
-			return nil, fmt.Errorf("%s: %w", c.Path, ErrNotFound)
+// replaced, replaced_by), and the summary is rewritten, never deleted.
+func (t *Tools) Delete(ctx context.Context, path, expect string) ([]lint.Finding, error) {
+	return t.change(ctx, "delete", path, expect, func(cur current) (record.Change, error) {
+		switch {
+		case cur.path == record.SummaryPath:
+			return record.Change{}, opError("delete", cur.path, errors.New("the summary is never deleted: the always-on context starts from it; rewrite it with edit, or write it whole with overwrite"))
+		case record.Classify(cur.path).Kind == record.KindDecision:
+			return record.Change{}, opError("delete", cur.path, errors.New("decisions are not deleted; set status: replaced and replaced_by to the record that replaces it"))
+		case !cur.exists:
+			return record.Change{}, opError("delete", cur.path, ErrNotFound)
 		}
-	}
-	var cs record.ChangeSet
-	if err := cs.Put(c); err != nil {
-		return nil, err
-	}
-	rep := lint.Check(snap, &cs, lint.Automation, t.Lint)
-	if rep.HasErrors() {
-		return rep.Findings, &Refusal{Path: c.Path, Findings: errorsOnly(rep.Findings)}
-	}
-	if c.Op == record.OpDelete {
-		err = t.Store.Delete(c.Path)
-	} else {
-		err = t.Store.Write(c.Path, c.Content)
-	}
-	return rep.Findings, err
-}
-
-func errorsOnly(fs []lint.Finding) []lint.Finding {
-	var out []lint.Finding
-	for _, f := range fs {
-		if f.Severity == lint.Error {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// MapStore is an in-memory Store: tests, and the overlay the consolidation
-// agent writes to before anything reaches git.
-type MapStore struct {
-	Files    map[string][]byte
-	ReadOnly map[string]bool
-}
-
-// Snapshot lists the files.
-func (m *MapStore) Snapshot() (record.Snapshot, error) {
-	snap := record.MapSnapshot(m.Files)
-	for i, e := range snap.Entries {
-		snap.Entries[i].ReadOnly = m.ReadOnly[e.Path]
-	}
-	return snap, nil
-}
-
-// Write stores content.
-func (m *MapStore) Write(path string, content []byte) error {
-	if m.Files == nil {
-		m.Files = map[string][]byte{}
-	}
-	m.Files[path] = append([]byte(nil), content...)
-	return nil
-}
-
-// Delete removes a file.
-func (m *MapStore) Delete(path string) error {
-	delete(m.Files, path)
-	return nil
+		return record.Change{Op: record.OpDelete, Path: cur.path}, nil
+	})
 }

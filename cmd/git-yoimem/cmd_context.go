@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/readall"
 	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -84,11 +85,12 @@ func newExpandCommand(env Env, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:  "expand",
 		Usage: "expand #slug references of stdin to the knowledge they name (stdout)",
-		Description: `Reads a prompt on stdin and writes it to stdout with the body of every
-knowledge record it references as #slug appended once, between
+		Description: `Reads a prompt on stdin (all of it) and writes it to stdout with the body
+of every knowledge record it references as #slug appended once, between
 <yoimem-memory> markers. Records with user_invocable: false are not
 expanded; unknown slugs are reported on stderr. The text itself is
-unchanged.`,
+unchanged. A referenced record over yoimem.lint.maxFileBytes is an error
+(exit 1), never left out silently.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("expand reads stdin and takes no arguments")
@@ -103,15 +105,22 @@ func runExpand(ctx context.Context, env Env, g *globalOptions) error {
 	if err != nil {
 		return err
 	}
+	// All of it, however long (a #slug may end it); Ctrl-C stops the wait.
+	in, err := readall.Read(ctx, env.Stdin, readall.Limit{What: "standard input"})
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	if err != nil {
+		return cannotRun(err)
+	}
 	snap, err := worktreeSnapshot(env, w)
 	if err != nil {
 		return err
 	}
-	in, err := io.ReadAll(io.LimitReader(env.Stdin, 16<<20))
+	ex, err := memory.Expand(snap, string(in))
 	if err != nil {
-		return cannotRun(fmt.Errorf("read stdin: %w", err))
+		return toolError(err)
 	}
-	ex := memory.Expand(snap, string(in))
 	for _, s := range ex.Refused {
 		warnf(env.Stderr, "#%s is not user-invocable (user_invocable: false); not expanded", s)
 	}

@@ -122,6 +122,10 @@ func runShow(ctx context.Context, env Env, g *globalOptions, opts showOptions) e
 		return err
 	}
 	shown, err := memory.Show(snap, opts.ref, kind)
+	var tl *record.TooLargeError
+	if errors.As(err, &tl) {
+		return tooLargeError(err, tl)
+	}
 	if errors.Is(err, memory.ErrNotFound) {
 		return cannotRun(err, "list records with 'git yoimem search knowledge --kind KIND' or 'git yoimem search memory --kind decision|request|summary'")
 	}
@@ -157,6 +161,10 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 	}
 	if errors.Is(err, memory.ErrEmptyQuery) {
 		return cannotRun(err, "search for words: git yoimem search knowledge retry backoff; or list a kind: git yoimem search knowledge --kind rule")
+	}
+	var tl *record.TooLargeError
+	if errors.As(err, &tl) { // the record asked for is over the limit
+		return tooLargeError(err, tl)
 	}
 	if err != nil {
 		return usageError("%v", err)

@@ -28,13 +28,19 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	// SIGTERM too: a hook's timeout ends us with it, and a model call's
-	// child process must be stopped with us.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	code := run(ctx, os.Args, realEnv())
 	stop()
 	pprof.StopCPUProfile()
 	os.Exit(code)
+}
+
+// interruptible is the context every command runs in: cancelled by the
+// signals that stop a command (exit 130, nothing partial written). The
+// tests' binary runs in it too. SIGTERM too: a hook's timeout ends us with
+// it, and a model call's child process must be stopped with us.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 func realEnv() Env {

@@ -16,7 +16,12 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-yoimem": func() { os.Exit(run(context.Background(), os.Args, realEnv())) },
+		"git-yoimem": func() {
+			ctx, stop := interruptible() // as main: Ctrl-C is tested too
+			code := run(ctx, os.Args, realEnv())
+			stop()
+			os.Exit(code)
+		},
 		// The helper that makes Anthropic and OpenAI calls (its own binary
 		// in an installation, so that git-yoimem does not link the SDKs).
 		llm.DefaultAPIHelper: func() {

@@ -1,0 +1,55 @@
+package record
+
+import (
+	"strconv"
+	"strings"
+)
+
+// TooLargeError is a file or an input refused by a size limit. Nothing past
+// a limit is ever cut and used: the reader gets this error instead, with
+// the real size and what sets the limit, so that the message says what to
+// change.
+type TooLargeError struct {
+	Path    string // the file, relative to .yoi/; empty when What names the input
+	What    string // the input when it is not a record file, e.g. "standard input"
+	Size    int64  // the real size in bytes
+	Limit   int64  // the limit it is over
+	Setting string // the configuration key or flag that sets Limit
+}
+
+func (e *TooLargeError) Error() string {
+	what := e.What
+	if e.Path != "" {
+		what = DisplayPath(e.Path)
+	}
+	return what + " is " + e.Reason()
+}
+
+// Reason is the message without the file's name, for lists that name it
+// already: "1,734,112 bytes, over the limit of 1,048,576
+// (yoimem.lint.maxFileBytes)".
+func (e *TooLargeError) Reason() string {
+	s := Thousands(e.Size) + " bytes, over the limit of " + Thousands(e.Limit)
+	if e.Setting != "" {
+		s += " (" + e.Setting + ")"
+	}
+	return s
+}
+
+// Thousands formats n with a comma between groups of three digits, as
+// sizes are printed in messages: 1,048,576.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return sign + b.String()
+}
