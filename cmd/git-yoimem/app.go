@@ -77,6 +77,9 @@ func newApp(env Env, g *globalOptions) *cli.App {
 			cmd.OnUsageError = app.OnUsageError
 		}
 		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+		if recordsUsage(cmd.Name) {
+			cmd.Before = func(*cli.Context) error { return checkSession(env, g) }
+		}
 	}
 	return app
 }

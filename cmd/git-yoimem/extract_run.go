@@ -10,6 +10,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/llm"
 	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/record"
@@ -46,7 +47,7 @@ func (x *extractor) run(ctx context.Context) (extractReport, error) {
 			rep.Pointer, rep.Tokens, rep.Calls, rep.Due = st.Pointer.Index, st.Scan.Tokens, st.Scan.Calls, st.Due(threshold)
 		}
 		if !x.opts.check {
-			warnf(x.env.Stderr, "extract is already running for session %s; skipped (it checks the threshold again when it ends)", x.log.session)
+			warnf(x.env.Stderr, "extract is already running for session %s; skipped (it checks the threshold again when it ends)", quote.Path(x.log.session, false))
 		}
 		return rep, nil // the holder re-checks when it ends
 	}
@@ -99,7 +100,7 @@ func (x *extractor) dryRun() error {
 		return cannotRun(err)
 	}
 	r := extract.Render(entries, extract.RenderOptions{})
-	fmt.Fprintf(x.env.Stderr, "git-yoimem: entries %d-%d of session %s: %d shown, %d left out, %d credential(s) redacted\n", st.Pointer.Index+1, st.Scan.Index, x.log.session, r.Entries, r.Dropped, r.Redacted)
+	fmt.Fprintf(x.env.Stderr, "git-yoimem: entries %d-%d of session %s: %d shown, %d left out, %d credential(s) redacted\n", st.Pointer.Index+1, st.Scan.Index, quote.Path(x.log.session, false), r.Entries, r.Dropped, r.Redacted)
 	_, err = fmt.Fprint(x.env.Stdout, r.Text)
 	return err
 }
