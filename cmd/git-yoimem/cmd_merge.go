@@ -88,6 +88,10 @@ func mergeGuard(ctx context.Context, w *workspace, ref, branch, prefix string) e
 		return cannotRun(err)
 	}
 	if outside := scope.Outside(prefix); len(outside) > 0 {
+		q := newPathQuoter(ctx, w)
+		for i, p := range outside {
+			outside[i] = q.path(p)
+		}
 		return &exitError{code: exitFindings,
 			err:   fmt.Errorf("%s changes files outside %s/ against %s; refusing to merge:\n  %s", branch, prefix, scope.Into, strings.Join(outside, "\n  ")),
 			hints: []string{"memory commits touch only " + prefix + "/; inspect the branch with 'git log -p " + scope.Into + ".." + branch + "'"}}
