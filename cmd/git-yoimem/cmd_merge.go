@@ -41,8 +41,12 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	}
 	branch := w.cfg.String(config.KeyBranch)
 	ref := "refs/heads/" + branch
-	if _, err := w.repo.Git.Run(ctx, "rev-parse", "--verify", "-q", ref); err != nil {
+	_, err = gitstore.CommitOfRef(ctx, w.repo, ref)
+	switch {
+	case errors.Is(err, gitstore.ErrNoRef):
 		return cannotRun(fmt.Errorf("no memory branch %s yet", branch), "'git yoimem consolidate' creates it")
+	case err != nil:
+		return cannotRun(err, "'git reflog "+ref+"' shows where it pointed before; 'git update-ref "+ref+" <commit>' repairs it")
 	}
 	prefix, err := yoiPrefix(w)
 	if err != nil {
