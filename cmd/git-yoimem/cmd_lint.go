@@ -101,7 +101,7 @@ func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (fu
 		}
 		rel, err := filepath.Rel(w.yoiDir(), filepath.Clean(abs))
 		if err != nil || !(rel == "." || filepath.IsLocal(rel)) {
-			return nil, usageError("%s is outside %s", a, displayPath(env, w.yoiDir()))
+			return nil, usageError("%s is outside %s", quote.Short(a), displayPath(env, w.yoiDir()))
 		}
 		if rel == "." {
 			return nil, nil
@@ -110,7 +110,7 @@ func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (fu
 		e, ok := snap.Lookup(rel)
 		switch {
 		case !ok:
-			return nil, cannotRun(fmt.Errorf("%s: no such file under .yoi/", a))
+			return nil, cannotRun(fmt.Errorf("%s: no such file under .yoi/", quote.Short(a)))
 		case e.Mode == record.ModeDir:
 			dirs = append(dirs, rel+"/")
 		default:

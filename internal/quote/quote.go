@@ -121,3 +121,13 @@ func Value(s string) string {
 	}
 	return strconv.Quote(s[:cut]+"…") + " (" + strconv.Itoa(len(s)) + " bytes)"
 }
+
+// Short is a name for a message (a key, a path someone typed): as it is
+// when it is at most 80 bytes with no control character, quote, backslash
+// or space, else as Value gives it.
+func Short(s string) string {
+	if len(s) <= maxEcho && !Needs(s, false) && !strings.Contains(s, " ") {
+		return s
+	}
+	return Value(s)
+}

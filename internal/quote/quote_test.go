@@ -109,3 +109,17 @@ func TestValue(t *testing.T) {
 		}
 	}
 }
+
+func TestShort(t *testing.T) {
+	for in, want := range map[string]string{
+		"README.md":             "README.md",
+		"yoimem.search.max":     "yoimem.search.max",
+		"a b":                   `"a b"`,
+		"s\x1b":                 `"s\x1b"`,
+		strings.Repeat("k", 81): `"` + strings.Repeat("k", 80) + `…" (81 bytes)`,
+	} {
+		if got := Short(in); got != want {
+			t.Errorf("Short(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
