@@ -140,6 +140,7 @@ func (fl *fileLint) content(rec *record.Record, content []byte, idx *index, opts
 		fl.add(Warning, RuleLineEndings, 1, 1, "CRLF line endings; git-yoimem keeps them, but LF gives cleaner diffs")
 	}
 	fl.credentials(content)
+	fl.parsedCredentials(rec)
 	fl.binary(content)
 	fl.idFields(rec)
 	chars := charCount(content, opts.Caps[rec.Kind], opts.LowImportanceChars)

@@ -377,3 +377,40 @@ func TestSummaryMissing(t *testing.T) {
 	}
 	check(t, Check(with, &other, Automation, DefaultOptions()).Findings)
 }
+
+// TestCredentialsInParsedText: a secret that only appears whole once the
+// text is read as YAML or Markdown (a double-quoted line continuation, a
+// backslash escape, a zero-width space) is found, at its field or line.
+func TestCredentialsInParsedText(t *testing.T) {
+	tok := "gh" + "p_" + "R8kQ2vT9xW3mB7nL4cY6hJ1dF0gSaZ5uE2oI"
+	split := `"use ` + tok[:20] + "\\\n  " + tok[20:] + ` to publish"`
+	files := map[string]string{
+		"knowledge/split.md":   strings.Replace(knowledge(false, "d", "Body.\n"), `description: "d"`, "description: "+split, 1),
+		"knowledge/escaped.md": knowledge(false, "d", "Token: "+strings.Replace(tok, "_", `\_`, 1)+"\n"),
+		"knowledge/zwsp.md":    knowledge(false, "d", "Token: "+tok[:10]+"\u200b"+tok[10:]+"\n"),
+		"knowledge/pw.md":      strings.Replace(knowledge(false, "d", ""), "kind: rule\n", "kind: rule\ndb_password: \"Xk9$mQ2#\\\n  vL7pR4&wZ1!\"\n", 1),
+		"knowledge/plain.md":   knowledge(false, "d", "Escapes like \\_ and \\* and a line\\\ncontinue, ghp\\_ is a prefix.\n"),
+	}
+	snap := map[string][]byte{record.SummaryPath: []byte(summary(""))}
+	for p, c := range files {
+		snap[p] = []byte(c)
+	}
+	rep := Tree(record.MapSnapshot(snap), DefaultOptions(), nil)
+	check(t, rep.Findings, "knowledge/escaped.md:credential", "knowledge/pw.md:credential", "knowledge/split.md:credential", "knowledge/zwsp.md:credential")
+	for _, f := range rep.Findings {
+		switch f.Path {
+		case "knowledge/split.md":
+			if f.Line != 3 || !strings.Contains(f.Message, "description") {
+				t.Errorf("split: %s", f)
+			}
+		case "knowledge/pw.md":
+			if f.Line != 3 || !strings.Contains(f.Message, "password") {
+				t.Errorf("pw: %s", f)
+			}
+		case "knowledge/escaped.md", "knowledge/zwsp.md":
+			if f.Line != 10 {
+				t.Errorf("%s: %s", f.Path, f)
+			}
+		}
+	}
+}
