@@ -59,6 +59,7 @@ func runStats(ctx context.Context, env Env, g *globalOptions, opts statsOptions)
 		}
 		return writeJSON(env, out)
 	}
+	q := newPathQuoter(ctx, w) // records come from events anyone may have committed
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RECORD\tUSES\tPER MTOKEN\tPROTECTED")
@@ -67,13 +68,13 @@ func runStats(ctx context.Context, env Env, g *globalOptions, opts statsOptions)
 		if s.Known {
 			freq = fmt.Sprintf("%.2f", s.Frequency)
 		}
-		fmt.Fprintf(tw, ".yoi/%s\t%d\t%s\t%t\n", s.Record, s.Uses, freq, s.Protected)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%t\n", q.path(".yoi/"+s.Record), s.Uses, freq, s.Protected)
 	}
 	tw.Flush()
 	if len(cands) > 0 {
 		b.WriteString("\nknowledge candidates:\n")
 		for _, c := range cands {
-			fmt.Fprintf(&b, "  .yoi/%s  %.2f per Mtoken, %d uses in %d sessions\n", c.Record, c.Frequency, c.Uses, c.Sessions)
+			fmt.Fprintf(&b, "  %s  %.2f per Mtoken, %d uses in %d sessions\n", q.path(".yoi/"+c.Record), c.Frequency, c.Uses, c.Sessions)
 		}
 	}
 	_, err = fmt.Fprint(env.Stdout, b.String())
