@@ -49,11 +49,14 @@ func (fl *fileLint) idFields(rec *record.Record) {
 	}
 }
 
-// summaryMissing is the finding for a .yoi/ without memory/summary.md: the
-// always-on context starts from it.
-func summaryMissing() Finding {
-	return Finding{Path: record.SummaryPath, Line: 1, Col: 1, Severity: Error, Rule: RuleSummaryMissing,
-		Message: "memory/summary.md is missing; the always-on context starts from it: restore it (git checkout HEAD -- .yoi/memory/summary.md) or write one"}
+// summaryMissing is the finding for a .yoi/ without memory/summary.md (the
+// always-on context starts from it); deleted says a change removes it.
+func summaryMissing(deleted bool) Finding {
+	msg := "memory/summary.md is missing; the always-on context starts from it: restore it (git checkout HEAD -- .yoi/memory/summary.md) or write one"
+	if deleted {
+		msg = "deleting memory/summary.md leaves .yoi/ without a summary, and the always-on context starts from it: edit it instead"
+	}
+	return Finding{Path: record.SummaryPath, Line: 1, Col: 1, Severity: Error, Rule: RuleSummaryMissing, Message: msg}
 }
 
 // hasSummary reports whether the snapshot has the summary at all (a

@@ -47,7 +47,7 @@ func Check(base record.Snapshot, cs *record.ChangeSet, actor Actor, opts Options
 		out = append(out, brokenByDeletes(after, deleted, opts)...)
 	}
 	if deletesSummary(after, deleted) {
-		out = append(out, summaryMissing())
+		out = append(out, summaryMissing(true))
 	}
 	sortFindings(out)
 	return Report{Findings: out, Files: rep.Files}
@@ -198,7 +198,7 @@ func Changed(snap record.Snapshot, changed, deleted []string, opts Options) Repo
 	if len(deleted) > 0 {
 		rep.Findings = append(rep.Findings, brokenByDeletes(snap, deleted, opts)...)
 		if deletesSummary(snap, deleted) {
-			rep.Findings = append(rep.Findings, summaryMissing())
+			rep.Findings = append(rep.Findings, summaryMissing(true))
 		}
 		sortFindings(rep.Findings)
 	}

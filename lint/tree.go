@@ -81,7 +81,7 @@ func Tree(snap record.Snapshot, opts Options, only func(path string) bool) Repor
 		}
 	}
 	if only == nil && !hasSummary(snap) {
-		out = append(out, summaryMissing())
+		out = append(out, summaryMissing(false))
 	}
 	out = append(out, replacedByFindings(targets, idx, facts, opts)...)
 	out = append(out, <-similar...)
