@@ -382,8 +382,10 @@ func checkPushedRange(ctx context.Context, w *workspace, objs *gitstore.Objects,
 // or origin's): git rev-list <tip> <exclude…> minus those not on the base.
 func baseCommits(ctx context.Context, w *workspace, tip string, exclude []string) (map[string]bool, error) {
 	base, err := gitstore.ResolveBase(ctx, w.repo, w.cfg.String(config.KeyBaseBranch))
-	if err != nil {
-		return map[string]bool{}, nil // no base: every commit is judged
+	if err != nil || base == "refs/heads/"+w.cfg.String(config.KeyBranch) {
+		// No base, or the memory branch named as its own base (a committed
+		// setting must not excuse every commit): every commit is judged.
+		return map[string]bool{}, nil
 	}
 	args := append([]string{"rev-list", tip}, exclude...)
 	all, err := w.repo.Git.Run(ctx, args...)
