@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // GitRunner runs git with args in the repository and returns its standard
@@ -64,7 +66,7 @@ func parseGitOutput(out []byte) ([]Entry, error) {
 		scope, origin, kv := string(fields[i]), string(fields[i+1]), string(fields[i+2])
 		name, value, hasValue := strings.Cut(kv, "\n")
 		if name == "" || scope == "" || strings.Contains(scope, " ") {
-			return nil, fmt.Errorf("reading git config yoimem.*: malformed record %q", scope+"\x00"+origin+"\x00"+kv)
+			return nil, fmt.Errorf("reading git config yoimem.*: malformed record %s", quote.Value(scope+"\x00"+origin+"\x00"+kv))
 		}
 		entries = append(entries, Entry{
 			Name:    name,

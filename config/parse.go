@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-git/gcfg/scanner"
 	"github.com/go-git/gcfg/token"
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // OriginKind tells which layer a value comes from.
@@ -206,7 +207,7 @@ func (p *fileParser) parse() (entries []Entry, err error) {
 			}
 		case token.IDENT:
 			if !inSection {
-				return nil, p.fail("expected section header before " + p.lit)
+				return nil, p.fail("expected section header before " + quote.Short(p.lit))
 			}
 			e, err := p.variable()
 			if err != nil {
@@ -298,7 +299,7 @@ func (p *fileParser) variable() (Entry, error) {
 		return e, nil
 	case token.ASSIGN:
 	default:
-		return Entry{}, p.fail("expected '=' after " + e.Name)
+		return Entry{}, p.fail("expected '=' after " + quote.Short(e.Name))
 	}
 	if err := p.next(); err != nil {
 		return Entry{}, err
@@ -384,7 +385,7 @@ func unquoteSubsection(lit string) string {
 func ParseFlag(s string) (Entry, error) {
 	name, value, hasValue := strings.Cut(s, "=")
 	if err := checkName(name); err != nil {
-		return Entry{}, fmt.Errorf("flag -c %q: %w", s, err)
+		return Entry{}, fmt.Errorf("flag -c %s: %w", quote.Value(s), err)
 	}
 	return Entry{
 		Name:    name,
@@ -403,15 +404,15 @@ func checkName(name string) error {
 	}
 	sec, _, key, ok := splitName(name)
 	if !ok {
-		return fmt.Errorf("%q is not a key name of the form yoimem.<section>.<key>", name)
+		return fmt.Errorf("%s is not a key name of the form yoimem.<section>.<key>", quote.Value(name))
 	}
 	if !strings.EqualFold(sec, "yoimem") {
-		return fmt.Errorf("%q is not a git yoimem setting (they start with \"yoimem.\")", name)
+		return fmt.Errorf("%s is not a git yoimem setting (they start with \"yoimem.\")", quote.Value(name))
 	}
 	for i, c := range key {
 		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '-')) {
-			return fmt.Errorf("%q is not a valid key name", name)
+			return fmt.Errorf("%s is not a valid key name", quote.Value(name))
 		}
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // Value is the effective value of one key.
@@ -54,7 +56,7 @@ func (e *ValueError) Error() string {
 	if e.Entry.NoValue {
 		return fmt.Sprintf("%s: %s has no value: expected %s", e.Entry.where(), e.Key.Name, e.Expected)
 	}
-	return fmt.Sprintf("%s: %s = %q: expected %s", e.Entry.where(), e.Key.Name, e.Entry.Value, e.Expected)
+	return fmt.Sprintf("%s: %s = %s: expected %s", e.Entry.where(), e.Key.Name, quote.Value(e.Entry.Value), e.Expected)
 }
 
 // Resolve computes the effective configuration from the entries of each
@@ -245,9 +247,9 @@ func parseBool(s string) (b, ok bool) {
 // unknownKeyMessage describes an unknown key and suggests known ones.
 func unknownKeyMessage(name string) string {
 	if !isYoimem(name) {
-		return fmt.Sprintf("unknown key %s: git yoimem settings start with \"yoimem.\"", name)
+		return fmt.Sprintf("unknown key %s: git yoimem settings start with \"yoimem.\"", quote.Short(name))
 	}
-	msg := "unknown key " + name
+	msg := "unknown key " + quote.Short(name)
 	for _, k := range Keys() {
 		if strings.EqualFold(k.Name, name) {
 			return msg + "; did you mean " + k.Name + "? (subsection names are case-sensitive)"

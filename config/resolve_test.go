@@ -365,3 +365,24 @@ func TestResolveCommittedFileCannotRunCommands(t *testing.T) {
 		t.Errorf("trusted values lost: %q %q %q", c.String(KeyExtractModel), c.String(KeyConsolidateModel), c.String(KeyLLMOpenAIBaseURL))
 	}
 }
+
+// TestMessagesCapWhatTheyEcho: an error or warning repeats at most 80
+// bytes of a value or name, escaped, with its size.
+func TestMessagesCapWhatTheyEcho(t *testing.T) {
+	long := strings.Repeat("9", 5000)
+	_, _, err := Resolve(nil, nil, []Entry{ce("yoimem.search.maxResults", long+"x")})
+	if err == nil || !strings.Contains(err.Error(), `"`+strings.Repeat("9", 80)+`…" (5001 bytes)`) || strings.Contains(err.Error(), strings.Repeat("9", 81)) {
+		t.Errorf("long value: %v", err)
+	}
+	_, _, err = Resolve(nil, nil, []Entry{ce("yoimem.search.maxResults", "1\x1b[2J\n")})
+	if err == nil || !strings.Contains(err.Error(), `"1\x1b[2J\n"`) {
+		t.Errorf("control characters: %v", err)
+	}
+	_, warnings, _ := Resolve(nil, nil, []Entry{ce("yoimem."+strings.Repeat("k", 500), "1")})
+	if len(warnings) != 1 || strings.Contains(warnings[0].Message, strings.Repeat("k", 81)) || !strings.Contains(warnings[0].Message, "(507 bytes)") {
+		t.Errorf("long key: %v", warnings)
+	}
+	if _, err := ParseFlag(strings.Repeat("b", 3000)); err == nil || strings.Contains(err.Error(), strings.Repeat("b", 81)) {
+		t.Errorf("long flag: %v", err)
+	}
+}

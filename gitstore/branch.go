@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/gofrs/flock"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -344,7 +345,7 @@ func identity(s string) string {
 // branch name: the memory branch comes from configuration, and a name git
 // does not accept would be a ref git cannot see, whose commits gc deletes.
 func CheckBranchName(name string) error {
-	bad := func(why string) error { return fmt.Errorf("branch name %q: %s", name, why) }
+	bad := func(why string) error { return fmt.Errorf("branch name %s: %s", quote.Value(name), why) }
 	switch {
 	case name == "" || name == "@":
 		return bad("empty or @")

@@ -291,11 +291,43 @@ func isTrailerKey(k string) bool {
 	return true
 }
 
+// singleValued are the trailers a memory commit carries at most once
+// (docs/memory-branch.md): one run, one engine, one model, one set of
+// counts. Yoimem-Consumed and Yoimem-Session repeat, one per value.
+func singleValued() []string {
+	return []string{TrailerRun, TrailerEngine, TrailerModel, TrailerCategories}
+}
+
+// ErrRepeatedTrailer means a trailer that must appear once appears again.
+var ErrRepeatedTrailer = errors.New("a trailer that must appear once appears more than once")
+
+// checkRepeats refuses a second single-valued trailer (keys compare
+// without regard to case, as git's do): two runs or two engines in one
+// message leave no way to tell which is true.
+func checkRepeats(trailers []Trailer) error {
+	for _, key := range singleValued() {
+		n := 0
+		for _, t := range trailers {
+			if strings.EqualFold(t.Key, key) {
+				n++
+			}
+		}
+		if n > 1 {
+			return fmt.Errorf("%s appears %d times; it must appear once: %w", key, n, ErrRepeatedTrailer)
+		}
+	}
+	return nil
+}
+
 // ParseMessage reads a memory commit message. Operation lines are the
 // body's lines that parse as operations; other prose is allowed and
-// ignored. It fails with ErrNotMemoryCommit when the trailers are missing.
+// ignored. It fails with ErrNotMemoryCommit when the trailers are missing,
+// and with ErrRepeatedTrailer when a single-valued one is repeated.
 func ParseMessage(msg string) (*Message, error) {
 	trailers := ParseTrailers(msg)
+	if err := checkRepeats(trailers); err != nil {
+		return nil, err
+	}
 	m := &Message{Categories: map[Category]int{}, Ops: []Op{}, Consumed: []string{}, Sessions: []string{}}
 	for _, t := range trailers {
 		switch strings.ToLower(t.Key) {

@@ -94,6 +94,9 @@ func TestCheckTrailersRefuses(t *testing.T) {
 		"trailers not last": good + "\nA closing remark.\n",
 		"no categories":     strings.Replace(good, "Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=0\n", "", 1),
 		"malformed op line": strings.Replace(good, "drop knowledge/old-ci.md [unused]:", "merge knowledge/old-ci.md [unused]:", 1),
+		"two runs":          good + "Yoimem-Run: 0193a1b2-7c00-7d11-8e22-000000000000\n",
+		"two engines":       strings.Replace(good, "Yoimem-Engine: rules\n", "Yoimem-Engine: rules\nYoimem-Engine: llm\n", 1),
+		"two categories":    good + "Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=0\n",
 	} {
 		if err := CheckTrailers(msg); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -154,4 +157,30 @@ func FuzzMessageRoundTrip(f *testing.F) {
 			t.Fatalf("not a fixed point:\n%s\n---\n%s", out, out2)
 		}
 	})
+}
+
+// TestSingleValuedTrailers: Yoimem-Run, -Engine, -Model and -Categories
+// appear once; Yoimem-Consumed and -Session once per value. A second
+// single-valued trailer (in any letter case) is an error that names it.
+func TestSingleValuedTrailers(t *testing.T) {
+	good, _ := sampleMessage().Format()
+	llm, _ := (&Message{RunID: "r1", Engine: "llm", Model: "anthropic:claude-sonnet-4-5"}).Format()
+	for _, tt := range []struct {
+		name, msg, want string
+	}{
+		{"run", good + "Yoimem-Run: other\n", "Yoimem-Run appears 2 times"},
+		{"run, other case", good + "yoimem-run: other\n", "Yoimem-Run appears 2 times"},
+		{"engine", strings.Replace(good, "Yoimem-Engine: rules\n", "Yoimem-Engine: rules\nYoimem-Engine: rules\n", 1), "Yoimem-Engine appears 2 times"},
+		{"model", llm + "Yoimem-Model: openai:gpt-5\n", "Yoimem-Model appears 2 times"},
+		{"categories", good + "Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=0\n", "Yoimem-Categories appears 2 times"},
+	} {
+		if _, err := ParseMessage(tt.msg); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: ParseMessage = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	// Several Consumed and Session trailers are the format.
+	m, err := ParseMessage(good)
+	if err != nil || len(m.Consumed) != 2 || len(m.Sessions) != 2 {
+		t.Fatalf("ParseMessage(good) = %+v, %v", m, err)
+	}
 }

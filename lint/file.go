@@ -152,6 +152,9 @@ func (fl *fileLint) content(rec *record.Record, content []byte, idx *index, opts
 		fl.add(Warning, RuleLineEndings, 1, 1, "CRLF line endings; git-yoimem keeps them, but LF gives cleaner diffs")
 	}
 	fl.credentials(content)
+	fl.parsedCredentials(rec)
+	fl.binary(content)
+	fl.idFields(rec)
 	chars := charCount(content, opts.Caps[rec.Kind], opts.LowImportanceChars)
 	if limit := opts.Caps[rec.Kind]; limit > 0 && chars > limit {
 		fl.add(Error, RuleCharCap, 1, 1, "%d characters, over the %s cap of %d (yoimem.lint.%sChars); split it or tighten the text", chars, rec.Kind, limit, rec.Kind)

@@ -109,6 +109,28 @@ func TestTreeRules(t *testing.T) {
 		{"credential in unparseable file", map[string]string{
 			"memory/requests/r.md": "no frontmatter " + secret,
 		}, nil, []string{"memory/requests/r.md:credential", "memory/requests/r.md:frontmatter"}},
+		{"NUL byte in a body", map[string]string{
+			"memory/requests/r.md":  request("before\x00after\n"),
+			"memory/requests/ok.md": request("tab\tand\r\nCRLF are text\n"),
+		}, nil, []string{"memory/requests/r.md:binary-content"}},
+		{"NUL byte in frontmatter", map[string]string{
+			"knowledge/k.md": strings.Replace(knowledge(false, "d", ""), "kind: rule", "kind: ru\x00le", 1),
+		}, nil, []string{"knowledge/k.md:yaml-syntax"}},
+		{"terminal escape in a body", map[string]string{
+			"knowledge/k.md": knowledge(false, "d", "\x1b[2J\x1b[31mred\n"),
+		}, nil, []string{"knowledge/k.md:binary-content"}},
+		{"id and name fields", map[string]string{
+			"knowledge/k.md":        strings.Replace(knowledge(false, "d", ""), "kind: rule\n", "kind: rule\nid: k\nname: K\n", 1),
+			"memory/decisions/a.md": decision("open", "id: a\n", ""),
+			"memory/requests/r.md":  strings.Replace(request(""), "---\n", "---\nname: r\n", 1),
+			"memory/requests/ok.md": request("id: in the body is text\n"),
+		}, nil, []string{"knowledge/k.md:id-field", "knowledge/k.md:id-field", "memory/decisions/a.md:id-field", "memory/requests/r.md:id-field"}},
+		{"id field on the summary", map[string]string{
+			"memory/summary.md": strings.Replace(summary("# S\n"), "---\n", "---\nid: summary\n", 1),
+		}, nil, []string{"memory/summary.md:id-field"}},
+		{"no summary", map[string]string{
+			"knowledge/k.md": knowledge(false, "d", ""),
+		}, nil, []string{"memory/summary.md:summary-missing"}},
 		{"crlf warning", map[string]string{
 			"memory/requests/r.md": strings.ReplaceAll(request("x\n"), "\n", "\r\n"),
 		}, nil, []string{"memory/requests/r.md:line-endings"}},
@@ -154,6 +176,9 @@ func TestTreeRules(t *testing.T) {
 				tt.opts(&o)
 			}
 			files := map[string][]byte{}
+			if tt.name != "no summary" {
+				files[record.SummaryPath] = []byte(summary("# S\n"))
+			}
 			for p, c := range tt.files {
 				files[p] = []byte(c)
 			}
@@ -164,6 +189,7 @@ func TestTreeRules(t *testing.T) {
 
 func TestTreeBadInputKeepsGoing(t *testing.T) {
 	files := map[string][]byte{
+		"memory/summary.md":    []byte(summary("")),
 		"knowledge/bom.md":     []byte("\xEF\xBB\xBF" + knowledge(false, "d", "")),
 		"knowledge/utf.md":     []byte(knowledge(false, "d", "\xff")),
 		"knowledge/empty.md":   nil,
@@ -309,9 +335,82 @@ func TestSimilarSlugsFewTargets(t *testing.T) {
 func TestCredentialsOutsideRecords(t *testing.T) {
 	key := "AKIA" + "Q3EGRTZX7MPLW4NB"
 	snap := record.MapSnapshot(map[string][]byte{
+		"memory/summary.md":      []byte(summary("")),
 		"notes.txt":              []byte("key " + key),
 		"workflow/deploy.md":     []byte("key " + key),
 		"memory/_staging/x.json": []byte("key " + key), // machine-local, never committed
 	})
 	check(t, Tree(snap, DefaultOptions(), nil).Findings, "notes.txt:credential", "notes.txt:path-unknown", "workflow/deploy.md:credential")
+}
+
+// TestSummaryMissing: once .yoi/ exists it has a summary. The whole-tree
+// lint, a commit or push that deletes it, and a tool's delete all say so.
+func TestSummaryMissing(t *testing.T) {
+	with := record.MapSnapshot(map[string][]byte{
+		record.SummaryPath: []byte(summary("# S\n")),
+		"knowledge/k.md":   []byte(knowledge(false, "d", "")),
+	})
+	without := record.MapSnapshot(map[string][]byte{"knowledge/k.md": []byte(knowledge(false, "d", ""))})
+
+	check(t, Tree(with, DefaultOptions(), nil).Findings)
+	check(t, Tree(without, DefaultOptions(), nil).Findings, "memory/summary.md:summary-missing")
+	// A selection of other files does not ask about the summary.
+	check(t, Tree(without, DefaultOptions(), func(p string) bool { return p == "knowledge/k.md" }).Findings)
+
+	// The hooks: a commit deleting it, or one changing something else.
+	check(t, Changed(without, nil, []string{record.SummaryPath}, DefaultOptions()).Findings, "memory/summary.md:summary-missing")
+	check(t, Changed(without, []string{"knowledge/k.md"}, nil, DefaultOptions()).Findings)
+
+	// The memory tools: deleting it is refused; other deletes are not.
+	var cs record.ChangeSet
+	if err := cs.Put(record.Change{Path: record.SummaryPath, Op: record.OpDelete}); err != nil {
+		t.Fatal(err)
+	}
+	rep := Check(with, &cs, Automation, DefaultOptions())
+	check(t, rep.Findings, "memory/summary.md:summary-missing")
+	if !rep.HasErrors() || !strings.Contains(rep.Findings[0].Message, "summary") {
+		t.Fatalf("findings: %v", rep.Findings)
+	}
+	var other record.ChangeSet
+	if err := other.Put(record.Change{Path: "knowledge/k.md", Op: record.OpDelete}); err != nil {
+		t.Fatal(err)
+	}
+	check(t, Check(with, &other, Automation, DefaultOptions()).Findings)
+}
+
+// TestCredentialsInParsedText: a secret that only appears whole once the
+// text is read as YAML or Markdown (a double-quoted line continuation, a
+// backslash escape, a zero-width space) is found, at its field or line.
+func TestCredentialsInParsedText(t *testing.T) {
+	tok := "gh" + "p_" + "R8kQ2vT9xW3mB7nL4cY6hJ1dF0gSaZ5uE2oI"
+	split := `"use ` + tok[:20] + "\\\n  " + tok[20:] + ` to publish"`
+	files := map[string]string{
+		"knowledge/split.md":   strings.Replace(knowledge(false, "d", "Body.\n"), `description: "d"`, "description: "+split, 1),
+		"knowledge/escaped.md": knowledge(false, "d", "Token: "+strings.Replace(tok, "_", `\_`, 1)+"\n"),
+		"knowledge/zwsp.md":    knowledge(false, "d", "Token: "+tok[:10]+"\u200b"+tok[10:]+"\n"),
+		"knowledge/pw.md":      strings.Replace(knowledge(false, "d", ""), "kind: rule\n", "kind: rule\ndb_password: \"Xk9$mQ2#\\\n  vL7pR4&wZ1!\"\n", 1),
+		"knowledge/plain.md":   knowledge(false, "d", "Escapes like \\_ and \\* and a line\\\ncontinue, ghp\\_ is a prefix.\n"),
+	}
+	snap := map[string][]byte{record.SummaryPath: []byte(summary(""))}
+	for p, c := range files {
+		snap[p] = []byte(c)
+	}
+	rep := Tree(record.MapSnapshot(snap), DefaultOptions(), nil)
+	check(t, rep.Findings, "knowledge/escaped.md:credential", "knowledge/pw.md:credential", "knowledge/split.md:credential", "knowledge/zwsp.md:credential")
+	for _, f := range rep.Findings {
+		switch f.Path {
+		case "knowledge/split.md":
+			if f.Line != 3 || !strings.Contains(f.Message, "description") {
+				t.Errorf("split: %s", f)
+			}
+		case "knowledge/pw.md":
+			if f.Line != 3 || !strings.Contains(f.Message, "password") {
+				t.Errorf("pw: %s", f)
+			}
+		case "knowledge/escaped.md", "knowledge/zwsp.md":
+			if f.Line != 10 {
+				t.Errorf("%s: %s", f.Path, f)
+			}
+		}
+	}
 }

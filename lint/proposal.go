@@ -46,6 +46,9 @@ func Check(base record.Snapshot, cs *record.ChangeSet, actor Actor, opts Options
 	if len(deleted) > 0 {
 		out = append(out, brokenByDeletes(after, deleted, opts)...)
 	}
+	if deletesSummary(after, deleted) {
+		out = append(out, summaryMissing(true))
+	}
 	sortFindings(out)
 	return Report{Findings: out, Files: rep.Files}
 }
@@ -194,6 +197,9 @@ func Changed(snap record.Snapshot, changed, deleted []string, opts Options) Repo
 	rep := Tree(snap, opts, func(p string) bool { return want[p] })
 	if len(deleted) > 0 {
 		rep.Findings = append(rep.Findings, brokenByDeletes(snap, deleted, opts)...)
+		if deletesSummary(snap, deleted) {
+			rep.Findings = append(rep.Findings, summaryMissing(true))
+		}
 		sortFindings(rep.Findings)
 	}
 	return rep

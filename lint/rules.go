@@ -29,6 +29,9 @@ const (
 	RulePathNotFile      = "path-not-file"
 	RuleReadError        = "read-error"
 	RuleCredential       = "credential"
+	RuleBinaryContent    = "binary-content"
+	RuleIDField          = "id-field"
+	RuleSummaryMissing   = "summary-missing"
 	RuleLineEndings      = "line-endings"
 	RulePathUnknown      = "path-unknown"
 	RuleLowImportance    = "low-importance-size"
@@ -72,7 +75,10 @@ func Rules() []RuleInfo {
 		{RulePathSymlink, Error, "symlink under .yoi/ (records are regular files; links may lead out of .yoi/)"},
 		{RulePathNotFile, Error, "a directory or special file where a record should be"},
 		{RuleReadError, Error, "the file could not be read"},
-		{RuleCredential, Error, "looks like a credential (token, key, private-key block); memory is committed and pushed"},
+		{RuleCredential, Error, "looks like a credential (a token, key, password or private-key block); memory is committed and pushed"},
+		{RuleBinaryContent, Error, "a NUL byte or another control character (not tab, LF or CR) in a record: records are text"},
+		{RuleIDField, Error, "an id: or name: field; a record's ID is its file name"},
+		{RuleSummaryMissing, Error, ".yoi/ has no memory/summary.md (the always-on context starts from it)"},
 		{RuleLineEndings, Warning, "CRLF line endings (kept as they are; git diff shows ^M)"},
 		{RulePathUnknown, Warning, "file the .yoi/ layout does not name; it is ignored"},
 		{RuleLowImportance, Warning, "rarely used record that uses many characters: room to compress"},

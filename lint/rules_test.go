@@ -21,6 +21,9 @@ type ruleInput struct {
 	opts   func(*Options)
 	snap   func(record.Snapshot) record.Snapshot
 	path   string // PathFinding input, for path-unsafe
+	// noSummary leaves memory/summary.md out; every other input has one,
+	// as every .yoi/ does.
+	noSummary bool
 }
 
 func (in ruleInput) findings() []Finding {
@@ -39,6 +42,9 @@ func (in ruleInput) findings() []Finding {
 		in.opts(&o)
 	}
 	files := map[string][]byte{}
+	if !in.noSummary {
+		files[record.SummaryPath] = []byte(summary("# S\n"))
+	}
 	for p, c := range in.files {
 		files[p] = []byte(c)
 	}
@@ -126,6 +132,18 @@ func ruleCases() map[string]ruleCase {
 		RuleCredential: {
 			ruleInput{files: one("memory/requests/r.md", request("key "+"AKIA"+"Q3EGRTZX7MPLW4NB\n"))},
 			ruleInput{files: one("memory/requests/r.md", request("AWS key ids start with AKIA\n"))},
+		},
+		RuleBinaryContent: {
+			ruleInput{files: one("memory/requests/r.md", request("a\x00b\n"))},
+			ruleInput{files: one("memory/requests/r.md", request("a\tb\n"))},
+		},
+		RuleIDField: {
+			ruleInput{files: one("knowledge/k.md", strings.Replace(k, "kind: rule\n", "kind: rule\nid: k\n", 1))},
+			ruleInput{files: one("knowledge/k.md", k)},
+		},
+		RuleSummaryMissing: {
+			ruleInput{files: one("knowledge/k.md", k), noSummary: true},
+			ruleInput{files: one("knowledge/k.md", k)},
 		},
 		RuleLineEndings: {
 			ruleInput{files: one("memory/requests/r.md", strings.ReplaceAll(request("x\n"), "\n", "\r\n"))},

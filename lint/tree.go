@@ -80,6 +80,9 @@ func Tree(snap record.Snapshot, opts Options, only func(path string) bool) Repor
 			facts[results[i].facts.path] = results[i].facts
 		}
 	}
+	if only == nil && !hasSummary(snap) {
+		out = append(out, summaryMissing(false))
+	}
 	out = append(out, replacedByFindings(targets, idx, facts, opts)...)
 	out = append(out, <-similar...)
 	sortFindings(out)

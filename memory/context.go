@@ -8,15 +8,18 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/yoimem/git-yoimem/internal/inject"
 	"github.com/yoimem/git-yoimem/record"
 )
 
-// Markers around text git-yoimem puts into an agent's context. Extract
-// recognizes them and leaves what they enclose out of what it sends to the
-// model: memory must not be re-learned from its own injections.
+// Markers around text git-yoimem puts into an agent's context (the exact
+// block format is internal/inject's). Extract recognizes the blocks and
+// leaves them out of what it sends to the model: memory must not be
+// re-learned from its own injections. Record text inside is escaped, so
+// that it cannot close a block and go on as if the system spoke.
 const (
 	InjectOpen  = "<yoimem-memory"
-	InjectClose = "</yoimem-memory>"
+	InjectClose = inject.Close
 )
 
 // ContextResult is the always-on context and what did not fit; its JSON
@@ -42,10 +45,10 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 	}
 	res := ContextResult{Budget: budget, Included: []string{}, Left: []string{}}
 	var b strings.Builder
-	b.WriteString(InjectOpen + " kind=\"context\">\n")
+	b.WriteString(inject.OpenContext() + "\n")
 	if content, err := snap.Read(record.SummaryPath); err == nil {
 		if doc, err := record.Parse(content); err == nil {
-			b.Write(doc.Body())
+			b.WriteString(inject.Escape(string(doc.Body())))
 			if !strings.HasSuffix(b.String(), "\n") {
 				b.WriteByte('\n')
 			}
@@ -69,7 +72,7 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 		if err != nil || !ex.ModelInvokation || ex.Description == "" {
 			continue
 		}
-		descs = append(descs, desc{loc.Slug, oneLine(ex.Description)})
+		descs = append(descs, desc{loc.Slug, inject.Escape(oneLine(ex.Description))})
 	}
 	sort.Slice(descs, func(i, j int) bool { return descs[i].slug < descs[j].slug })
 	closing := InjectClose + "\n"

@@ -1,9 +1,9 @@
 package memory
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/yoimem/git-yoimem/internal/inject"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -16,8 +16,9 @@ type Expansion struct {
 }
 
 // Expand appends, after the text, the body of each knowledge record the
-// text references as #slug (first reference order, once each), between
-// injection markers. The text itself is left as it is. Records with
+// text references as #slug (first reference order, once each), in an
+// injected block (internal/inject: the body escaped, so that it cannot
+// close the block). The text itself is left as it is. Records with
 // user_invocable: false are not expanded. A referenced record over the
 // size limit is an error (a *record.TooLargeError): the prompt would
 // otherwise go on without it, unsaid.
@@ -48,8 +49,8 @@ func Expand(snap record.Snapshot, text string) (Expansion, error) {
 			ex.Refused = append(ex.Refused, r.Slug)
 			continue
 		}
-		body := strings.TrimRight(string(rec.Body()), "\n")
-		fmt.Fprintf(&b, "\n\n%s kind=\"knowledge\" slug=%q>\n%s\n%s", InjectOpen, r.Slug, body, InjectClose)
+		b.WriteString("\n\n")
+		b.WriteString(inject.Block(inject.OpenKnowledge(r.Slug), string(rec.Body())))
 		ex.Expanded = append(ex.Expanded, r.Slug)
 	}
 	if b.Len() > 0 {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // Local is the machine-local side of metrics under the git common
@@ -24,8 +26,8 @@ func (l Local) ledgerPath() string { return filepath.Join(l.Dir, "ledger.jsonl")
 
 // Append records events in the session's journal.
 func (l Local) Append(session string, events ...Event) error {
-	if session == "" || strings.ContainsAny(session, `/\`) || session == "." || session == ".." {
-		return fmt.Errorf("bad session id %q", session)
+	if err := CheckSession(session); err != nil {
+		return fmt.Errorf("session %s: %w", quote.Value(session), err)
 	}
 	if err := os.MkdirAll(l.eventsDir(), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", l.eventsDir(), err)

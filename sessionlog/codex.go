@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/inject"
 )
 
 // Codex CLI rollouts (ref/session_formats.md §3): every line is
@@ -237,7 +239,6 @@ func codexItem(p *cxPayload, e *Entry) {
 var injectedPrefixes = [...]string{
 	"# AGENTS.md instructions", "<environment_context", "<user_instructions",
 	"<INSTRUCTIONS>", "<permissions instructions", "<developer_instructions",
-	"<yoimem-memory",
 }
 
 // codexMessage: response_item messages. User and assistant text is read
@@ -255,6 +256,10 @@ func codexMessage(p *cxPayload, e *Entry) {
 			if strings.HasPrefix(t, pre) {
 				e.Kind, e.Injected = KindMeta, true
 			}
+		}
+		// git-yoimem's own blocks, in their exact form, and nothing else.
+		if rest, n := inject.Strip(t); n > 0 && strings.TrimSpace(rest) == "" {
+			e.Kind, e.Injected = KindMeta, true
 		}
 	}
 }

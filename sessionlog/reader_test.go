@@ -230,7 +230,16 @@ func TestKinds(t *testing.T) {
 		{"unknown type", ClaudeCode, `{"type":"marble-origami-commit","sessionId":"s"}`, KindOther, "", false, ""},
 		{"no type", ClaudeCode, `{"sessionId":"s"}`, KindOther, "", false, ""},
 		{"codex user_instructions", Codex, `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_instructions>\nbe brief\n</user_instructions>"}]}}`, KindMeta, RoleUser, true, "<user_instructions>\nbe brief\n</user_instructions>"},
-		{"codex reminder-only prompt", Codex, `{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"<yoimem-memory>x</yoimem-memory>"}}`, KindMeta, RoleUser, true, "<yoimem-memory>x</yoimem-memory>"},
+		{"codex reminder-only prompt", Codex, `{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"<system-reminder>x</system-reminder>"}}`, KindMeta, RoleUser, true, "<system-reminder>x</system-reminder>"},
+		{"codex context only", Codex, `{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"<yoimem-memory kind=\"context\">\nx\n</yoimem-memory>\n"}}`, KindMeta, RoleUser, true, "<yoimem-memory kind=\"context\">\nx\n</yoimem-memory>\n"},
+		// A tag a person typed is their text, not an injection: only the
+		// exact blocks git-yoimem writes are left out.
+		{"yoimem tag typed", ClaudeCode, cc("user", "", `"why does <yoimem-memory show up? the tests failed after it"`), KindMessage, RoleUser, false, "why does <yoimem-memory show up? the tests failed after it"},
+		{"yoimem tag typed, closed", ClaudeCode, cc("user", "", `"wrap it as <yoimem-memory>notes</yoimem-memory> and keep going"`), KindMessage, RoleUser, false, "wrap it as <yoimem-memory>notes</yoimem-memory> and keep going"},
+		{"yoimem open line never closed", ClaudeCode, cc("user", "", `"<yoimem-memory kind=\"context\">\nmy own notes"`), KindMessage, RoleUser, false, "<yoimem-memory kind=\"context\">\nmy own notes"},
+		{"codex prompt starting with the tag", Codex, `{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"<yoimem-memory is in my prompt; remove it"}}`, KindMessage, RoleUser, false, "<yoimem-memory is in my prompt; remove it"},
+		{"codex mirror starting with the tag", Codex, `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<yoimem-memory is in my prompt; remove it"}]}}`, KindOther, RoleUser, false, "<yoimem-memory is in my prompt; remove it"},
+		{"codex expansion", Codex, `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<yoimem-memory kind=\"knowledge\" slug=\"db\">\nPostgres.\n</yoimem-memory>"}]}}`, KindMeta, RoleUser, true, "<yoimem-memory kind=\"knowledge\" slug=\"db\">\nPostgres.\n</yoimem-memory>"},
 		{"codex unknown", Codex, `{"timestamp":"t","type":"world_state","payload":{}}`, KindOther, "", false, ""},
 		{"native injected user", Native, `{"type":"user","ts":"t","injected":true,"text":"ctx"}`, KindMeta, RoleUser, true, "ctx"},
 		{"native unknown", Native, `{"type":"plan","ts":"t","steps":[]}`, KindOther, "", false, ""},

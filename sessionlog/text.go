@@ -3,6 +3,8 @@ package sessionlog
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/yoimem/git-yoimem/internal/inject"
 )
 
 // SummaryBytes is the most bytes a ToolCall or ToolResult summary holds
@@ -57,11 +59,11 @@ type wrapper struct {
 
 // wrappers are the blocks harnesses wrap around text in user turns:
 // Claude Code's slash commands, local command output, shell mode and
-// reminders, and git-yoimem's own <yoimem-memory> injections (the marker
-// memory.InjectOpen writes).
+// reminders. git-yoimem's own blocks are not among them: only their exact
+// form is recognised (internal/inject), so that a tag a person types stays
+// theirs.
 var wrappers = [...]wrapper{
 	{"system-reminder", true},
-	{"yoimem-memory", true},
 	{"user-prompt-submit-hook", true},
 	{"task-notification", true},
 	{"local-command-caveat", true},
@@ -93,7 +95,8 @@ func stripWrappers(text string) (out string, stripped, injected bool) {
 	}
 	var b strings.Builder
 	injected = true
-	rest := text
+	rest, ours := inject.Strip(text)
+	stripped = ours > 0
 	for {
 		i, w := nextWrapper(rest)
 		if i < 0 {

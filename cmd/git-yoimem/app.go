@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 const exitCodesHelp = `EXIT STATUS:
@@ -77,6 +78,9 @@ func newApp(env Env, g *globalOptions) *cli.App {
 			cmd.OnUsageError = app.OnUsageError
 		}
 		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+		if recordsUsage(cmd.Name) {
+			cmd.Before = func(*cli.Context) error { return checkSession(env, g) }
+		}
 	}
 	return app
 }
@@ -113,7 +117,7 @@ func formatFlag(dest *string) *cli.StringFlag {
 
 func checkFormat(f string) error {
 	if f != "text" && f != "json" {
-		return usageError("--format %q: want text or json", f)
+		return usageError("--format %s: want text or json", quote.Value(f))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -72,7 +73,7 @@ func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOption
 	if opts.key != "" {
 		v, ok := cfg.Get(opts.key)
 		if !ok {
-			return usageError("unknown key %q; 'git yoimem config' lists every key", opts.key)
+			return usageError("unknown key %s; 'git yoimem config' lists every key", quote.Value(opts.key))
 		}
 		values = []config.Value{v}
 		if opts.format == "text" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/llm"
 )
 
@@ -119,7 +120,7 @@ func runExtract(ctx context.Context, env Env, g *globalOptions, opts extractOpti
 		if opts.json {
 			return writeJSON(env, rep)
 		}
-		_, err := fmt.Fprintf(env.Stdout, "session %s: the log is empty; nothing to extract yet\n", log.session)
+		_, err := fmt.Fprintf(env.Stdout, "session %s: the log is empty; nothing to extract yet\n", quote.Path(log.session, false))
 		return err
 	}
 	ex := extractor{env: env, w: w, log: log, opts: opts, dir: filepath.Join(w.repo.CommonDir, "yoimem", "extract")}
@@ -146,7 +147,7 @@ func (x *extractor) print(rep extractReport) error {
 		due = "a run is in flight"
 	}
 	fmt.Fprintf(&b, "session %s (%s): %d input tokens in %d calls since the pointer (entry %d); threshold %d: %s\n",
-		rep.Session, rep.Format, rep.Tokens, rep.Calls, rep.Pointer, rep.Threshold, due)
+		quote.Path(rep.Session, false), rep.Format, rep.Tokens, rep.Calls, rep.Pointer, rep.Threshold, due)
 	for _, r := range rep.Runs {
 		if r.Staging == "" {
 			fmt.Fprintf(&b, "extracted entries %d-%d: nothing to save\n", r.From, r.To)

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -128,7 +129,7 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 		return cannotRun(err)
 	}
 	rep := lint.Changed(snap, records, deleted, lo)
-	return reportHookFindings(env, w, prefix, rep, "commit")
+	return reportHookFindings(ctx, env, w, prefix, rep, "commit")
 }
 
 // preCommitWithoutObjects serves repositories whose objects cannot be read
@@ -193,7 +194,7 @@ func lintable(paths []string) []string {
 	return out
 }
 
-func reportHookFindings(env Env, w *workspace, prefix string, rep lint.Report, what string) error {
+func reportHookFindings(ctx context.Context, env Env, w *workspace, prefix string, rep lint.Report, what string) error {
 	hints := []string{
 		"fix the records and stage them again ('git yoimem lint' checks the working tree)",
 		"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
@@ -204,9 +205,10 @@ func reportHookFindings(env Env, w *workspace, prefix string, rep lint.Report, w
 			"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
 		}
 	}
+	q := newPathQuoter(ctx, w)
 	var b strings.Builder
 	for _, f := range rep.Findings {
-		fmt.Fprintf(&b, "%s/%s:%d:%d: %s %s: %s\n", prefix, f.Path, f.Line, f.Col, f.Severity, f.Rule, f.Message)
+		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", q.path(prefix+"/"+f.Path), f.Line, f.Col, f.Severity, f.Rule, quote.Controls(f.Message))
 	}
 	// Hooks talk to the person committing: findings go to stderr, where
 	// git shows hook output.
@@ -298,7 +300,7 @@ func runPrePush(ctx context.Context, env Env, g *globalOptions, opts hookOptions
 	for _, f := range failures {
 		fmt.Fprintln(env.Stderr, f)
 	}
-	err = reportHookFindings(env, w, prefix, all, "push")
+	err = reportHookFindings(ctx, env, w, prefix, all, "push")
 	if len(failures) > 0 && err == nil {
 		err = &exitError{code: exitFindings, err: fmt.Errorf("git-yoimem refused the push: %d memory commit(s) with bad trailers", len(failures)),
 			hints: []string{"memory commits are written by 'git yoimem consolidate'; rewrite or drop the bad ones before pushing"}}
@@ -380,8 +382,10 @@ func checkPushedRange(ctx context.Context, w *workspace, objs *gitstore.Objects,
 // or origin's): git rev-list <tip> <exclude…> minus those not on the base.
 func baseCommits(ctx context.Context, w *workspace, tip string, exclude []string) (map[string]bool, error) {
 	base, err := gitstore.ResolveBase(ctx, w.repo, w.cfg.String(config.KeyBaseBranch))
-	if err != nil {
-		return map[string]bool{}, nil // no base: every commit is judged
+	if err != nil || base == "refs/heads/"+w.cfg.String(config.KeyBranch) {
+		// No base, or the memory branch named as its own base (a committed
+		// setting must not excuse every commit): every commit is judged.
+		return map[string]bool{}, nil
 	}
 	args := append([]string{"rev-list", tip}, exclude...)
 	all, err := w.repo.Git.Run(ctx, args...)

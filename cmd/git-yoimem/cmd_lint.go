@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -78,7 +79,7 @@ func runLint(ctx context.Context, env Env, g *globalOptions, opts lintOptionsFla
 		return err
 	}
 	rep := lint.Tree(snap, lo, only)
-	if err := printLint(env, w, rep, opts.format); err != nil {
+	if err := printLint(ctx, env, w, rep, opts.format); err != nil {
 		return err
 	}
 	if rep.HasErrors() {
@@ -101,7 +102,7 @@ func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (fu
 		}
 		rel, err := filepath.Rel(w.yoiDir(), filepath.Clean(abs))
 		if err != nil || !(rel == "." || filepath.IsLocal(rel)) {
-			return nil, usageError("%s is outside %s", a, displayPath(env, w.yoiDir()))
+			return nil, usageError("%s is outside %s", quote.Short(a), displayPath(env, w.yoiDir()))
 		}
 		if rel == "." {
 			return nil, nil
@@ -110,7 +111,7 @@ func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (fu
 		e, ok := snap.Lookup(rel)
 		switch {
 		case !ok:
-			return nil, cannotRun(fmt.Errorf("%s: no such file under .yoi/", a))
+			return nil, cannotRun(fmt.Errorf("%s: no such file under .yoi/", quote.Short(a)))
 		case e.Mode == record.ModeDir:
 			dirs = append(dirs, rel+"/")
 		default:
@@ -132,7 +133,10 @@ func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (fu
 	}, nil
 }
 
-func printLint(env Env, w *workspace, rep lint.Report, format string) error {
+// printLint prints findings. Text paths are relative to the current
+// directory and quoted as git quotes paths, and messages keep to one line:
+// no file name can forge a finding or reach the terminal as an escape.
+func printLint(ctx context.Context, env Env, w *workspace, rep lint.Report, format string) error {
 	if format == "json" {
 		out := lintJSON{Findings: make([]lint.Finding, 0, len(rep.Findings)), Files: rep.Files, Errors: rep.Count(lint.Error), Warnings: rep.Count(lint.Warning)}
 		for _, f := range rep.Findings {
@@ -141,10 +145,11 @@ func printLint(env Env, w *workspace, rep lint.Report, format string) error {
 		}
 		return writeJSON(env, out)
 	}
+	q := newPathQuoter(ctx, w)
 	var b strings.Builder
 	for _, f := range rep.Findings {
-		p := displayPath(env, filepath.Join(w.yoiDir(), filepath.FromSlash(f.Path)))
-		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", p, f.Line, f.Col, f.Severity, f.Rule, f.Message)
+		p := q.path(filepath.ToSlash(relToDir(env.Dir, filepath.Join(w.yoiDir(), filepath.FromSlash(f.Path)))))
+		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", p, f.Line, f.Col, f.Severity, f.Rule, quote.Controls(f.Message))
 	}
 	if _, err := fmt.Fprint(env.Stdout, b.String()); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -60,16 +61,29 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 		return err
 	}
 	rng := opts.rng
+	if strings.HasPrefix(rng, "-") {
+		return badRange(rng, "a range does not start with '-'")
+	}
 	if rng == "" {
 		rng = "refs/heads/" + w.cfg.String(config.KeyBranch)
-		if _, err := w.repo.Git.Run(ctx, "rev-parse", "--verify", "-q", rng); err != nil {
+		_, err := gitstore.CommitOfRef(ctx, w.repo, rng)
+		switch {
+		case errors.Is(err, gitstore.ErrNoRef):
 			statusf(env.Stderr, "no memory branch yet (%s)", strings.TrimPrefix(rng, "refs/heads/"))
 			return emptyLog(env, opts.format)
+		case err != nil:
+			return cannotRun(err, "'git reflog "+rng+"' shows where it pointed before; 'git update-ref "+rng+" <commit>' repairs it, 'git update-ref -d "+rng+"' removes it")
 		}
 	}
 	out, err := w.repo.Git.Run(ctx, "log", "-z", "--grep=^Yoimem-Run: ", "--format=%H%x00%aI%x00%B", rng, "--")
-	if err != nil {
-		return cannotRun(fmt.Errorf("git log %s: %w", rng, err))
+	var ge *gitstore.Error
+	switch {
+	case errors.As(err, &ge) && opts.rng != "" && ge.ExitCode == 128:
+		return badRange(rng, ge.Message())
+	case errors.As(err, &ge):
+		return cannotRun(fmt.Errorf("read the history of %s: %s", rng, ge.Message()))
+	case err != nil:
+		return cannotRun(fmt.Errorf("read the history of %s: %w", rng, err))
 	}
 	entries, bad := parseMemoryLog(out)
 	for _, b := range bad {
@@ -81,12 +95,20 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 		}
 		return writeJSON(env, entries)
 	}
+	q := newPathQuoter(ctx, w)
 	var b strings.Builder
 	for _, e := range entries {
-		writeLogEntry(&b, e)
+		writeLogEntry(&b, q, e)
 	}
 	_, err = fmt.Fprint(env.Stdout, b.String())
 	return err
+}
+
+// badRange is a usage error naming the range, in what git said of it
+// (not in git's command line, which is ours).
+func badRange(rng, why string) error {
+	return &exitError{code: exitCannotRun, err: fmt.Errorf("bad revision range %s: %s", quote.Value(rng), why),
+		hints: []string{"give a range git log takes, e.g. 'git yoimem log main..yoimem/memory', or none for the memory branch"}}
 }
 
 func emptyLog(env Env, format string) error {
@@ -132,21 +154,24 @@ func displayOps(m *gitstore.Message) *gitstore.Message {
 	return m
 }
 
-func writeLogEntry(b *strings.Builder, e logEntry) {
-	fmt.Fprintf(b, "commit %s\nDate:   %s\n\n    %s\n", e.Commit, e.Date, e.Subject)
+// writeLogEntry prints one memory commit. Its text comes from a commit
+// message anyone could have written: paths are quoted as git quotes them
+// and control characters escaped, so it cannot reach the terminal raw.
+func writeLogEntry(b *strings.Builder, q *pathQuoter, e logEntry) {
+	fmt.Fprintf(b, "commit %s\nDate:   %s\n\n    %s\n", e.Commit, e.Date, quote.Controls(e.Subject))
 	for _, op := range e.Ops {
-		line := string(op.Kind) + " " + op.Path
+		line := string(op.Kind) + " " + q.path(op.Path)
 		if op.Target != "" {
-			line += " -> " + op.Target
+			line += " -> " + q.path(op.Target)
 		}
 		if op.Category != "" {
 			line += " [" + string(op.Category) + "]"
 		}
-		fmt.Fprintf(b, "    %s: %s\n", line, op.Reason)
+		fmt.Fprintf(b, "    %s: %s\n", line, quote.Controls(op.Reason))
 	}
-	engine := e.Engine
+	engine := quote.Controls(e.Engine)
 	if e.Model != "" {
-		engine += " (" + e.Model + ")"
+		engine += " (" + quote.Controls(e.Model) + ")"
 	}
 	var counts []string
 	for _, c := range gitstore.Categories() {
@@ -157,5 +182,5 @@ func writeLogEntry(b *strings.Builder, e logEntry) {
 	if len(counts) == 0 {
 		counts = []string{"none"}
 	}
-	fmt.Fprintf(b, "    run %s, engine %s, %d staging entr(ies), categories: %s\n\n", e.RunID, engine, len(e.Consumed), strings.Join(counts, " "))
+	fmt.Fprintf(b, "    run %s, engine %s, %d staging entr(ies), categories: %s\n\n", quote.Controls(e.RunID), engine, len(e.Consumed), strings.Join(counts, " "))
 }

@@ -21,8 +21,10 @@ func newMergeCommand(env Env, g *globalOptions) *cli.Command {
 		Description: `Runs 'git merge' of the memory branch (yoimem.branch, default
 yoimem/memory) into the branch you are on. It refuses while .yoi/ has
 uncommitted changes (staged, unstaged or untracked), so that no edit of
-yours is mixed into the merge. A pull request from the memory branch is
-the other way to apply memory.`,
+yours is mixed into the merge, and it refuses a memory branch that would
+bring files outside .yoi/ (compared with its merge base with HEAD; no
+setting turns this off). A pull request from the memory branch is the
+other way to apply memory.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("merge takes no arguments")
@@ -39,8 +41,12 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	}
 	branch := w.cfg.String(config.KeyBranch)
 	ref := "refs/heads/" + branch
-	if _, err := w.repo.Git.Run(ctx, "rev-parse", "--verify", "-q", ref); err != nil {
+	_, err = gitstore.CommitOfRef(ctx, w.repo, ref)
+	switch {
+	case errors.Is(err, gitstore.ErrNoRef):
 		return cannotRun(fmt.Errorf("no memory branch %s yet", branch), "'git yoimem consolidate' creates it")
+	case err != nil:
+		return cannotRun(err, "'git reflog "+ref+"' shows where it pointed before; 'git update-ref "+ref+" <commit>' repairs it")
 	}
 	prefix, err := yoiPrefix(w)
 	if err != nil {
@@ -55,12 +61,8 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 			err:   fmt.Errorf("%s/ has uncommitted changes; refusing to merge %s:\n%s", prefix, branch, dirty),
 			hints: []string{"commit or stash them first ('git stash push -- " + prefix + "')"}}
 	}
-	if outside, err := outsideYoi(ctx, w, ref, prefix); err != nil {
-		return cannotRun(err)
-	} else if len(outside) > 0 {
-		return &exitError{code: exitFindings,
-			err:   fmt.Errorf("%s changes files outside %s/ against its base; refusing to merge:\n  %s", branch, prefix, strings.Join(outside, "\n  ")),
-			hints: []string{"memory commits touch only " + prefix + "/; inspect the branch with 'git log -p " + branch + "'"}}
+	if err := mergeGuard(ctx, w, ref, branch, prefix); err != nil {
+		return err
 	}
 	out, err := w.repo.Git.Run(ctx, "merge", "--no-edit", "-m", "Merge memory branch "+branch, ref)
 	fmt.Fprint(env.Stderr, string(out))
@@ -73,22 +75,30 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	return err
 }
 
-// outsideYoi lists what the memory branch changes outside .yoi/ relative
-// to its base: a memory branch must bring memory only.
-func outsideYoi(ctx context.Context, w *workspace, ref, prefix string) ([]string, error) {
-	base, err := gitstore.ResolveBase(ctx, w.repo, w.cfg.String(config.KeyBaseBranch))
-	if err != nil {
-		return nil, nil // no base to compare with: git merge shows what it brings
+// mergeGuard refuses a memory branch that would bring anything but .yoi/:
+// it compares the branch with its merge base with HEAD, so that no setting
+// (a committed yoimem.baseBranch naming a missing branch, or the memory
+// branch itself) can skip the check.
+func mergeGuard(ctx context.Context, w *workspace, ref, branch, prefix string) error {
+	scope, err := gitstore.ScopeOfMerge(ctx, w.repo, ref)
+	switch {
+	case errors.Is(err, gitstore.ErrUnbornHead):
+		return &exitError{code: exitFindings, err: err,
+			hints: []string{"commit on the current branch first, or check out the branch the memory belongs to"}}
+	case errors.Is(err, gitstore.ErrNoCommonAncestor):
+		return &exitError{code: exitFindings, err: fmt.Errorf("refusing to merge %s: %w", branch, err),
+			hints: []string{"check out the branch the memory branch was built on (yoimem.baseBranch, or the default branch)"}}
+	case err != nil:
+		return cannotRun(err)
 	}
-	out, err := w.repo.Git.Run(ctx, "diff", "--name-only", "-z", "--no-renames", base+"..."+ref)
-	if err != nil {
-		return nil, fmt.Errorf("list what %s changes: %w", ref, err)
-	}
-	var outside []string
-	for _, p := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		if p != "" && !strings.HasPrefix(p, prefix+"/") {
-			outside = append(outside, p)
+	if outside := scope.Outside(prefix); len(outside) > 0 {
+		q := newPathQuoter(ctx, w)
+		for i, p := range outside {
+			outside[i] = q.path(p)
 		}
+		return &exitError{code: exitFindings,
+			err:   fmt.Errorf("%s changes files outside %s/ against %s; refusing to merge:\n  %s", branch, prefix, scope.Into, strings.Join(outside, "\n  ")),
+			hints: []string{"memory commits touch only " + prefix + "/; inspect the branch with 'git log -p " + scope.Into + ".." + branch + "'"}}
 	}
-	return outside, nil
+	return nil
 }

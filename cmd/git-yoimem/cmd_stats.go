@@ -78,6 +78,7 @@ func runStats(ctx context.Context, env Env, g *globalOptions, opts statsOptions)
 	if opts.format == "json" {
 		return writeJSON(env, statsOutput(stats, cands))
 	}
+	q := newPathQuoter(ctx, w) // records come from events anyone may have committed
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RECORD\tUSES\tPER MTOKEN\tPROTECTED")
@@ -89,13 +90,13 @@ func runStats(ctx context.Context, env Env, g *globalOptions, opts statsOptions)
 		} else {
 			reasons[s.Reason] = true
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%t\n", record.DisplayPath(s.Record), s.Uses, freq, s.Protected)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%t\n", q.path(record.DisplayPath(s.Record)), s.Uses, freq, s.Protected)
 	}
 	tw.Flush()
 	if len(cands) > 0 {
 		b.WriteString("\nknowledge candidates:\n")
 		for _, c := range cands {
-			fmt.Fprintf(&b, "  %s  %.2f per Mtoken, %d uses in %d sessions\n", record.DisplayPath(c.Record), c.Frequency, c.Uses, c.Sessions)
+			fmt.Fprintf(&b, "  %s  %.2f per Mtoken, %d uses in %d sessions\n", q.path(record.DisplayPath(c.Record)), c.Frequency, c.Uses, c.Sessions)
 		}
 	}
 	for _, r := range []string{metrics.ReasonNoLedger, metrics.ReasonNoneSince, metrics.ReasonNoUses} {

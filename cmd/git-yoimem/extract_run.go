@@ -11,6 +11,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/llm"
 	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/record"
@@ -48,7 +49,7 @@ func (x *extractor) run(ctx context.Context) (extractReport, error) {
 			rep.After = rep.extractState
 		}
 		if !x.opts.check {
-			warnf(x.env.Stderr, "extract is already running for session %s; skipped (it checks the threshold again when it ends)", x.log.session)
+			warnf(x.env.Stderr, "extract is already running for session %s; skipped (it checks the threshold again when it ends)", quote.Path(x.log.session, false))
 		}
 		return rep, nil // the holder re-checks when it ends
 	}
@@ -109,11 +110,11 @@ func (x *extractor) dryRun() error {
 		return cannotRun(err)
 	}
 	if len(entries) == 0 {
-		statusf(x.env.Stderr, "git-yoimem: no new entries after the pointer (entry %d) of session %s: nothing to send", st.Pointer.Index, x.log.session)
+		statusf(x.env.Stderr, "git-yoimem: no new entries after the pointer (entry %d) of session %s: nothing to send", st.Pointer.Index, quote.Path(x.log.session, false))
 		return nil
 	}
 	req, r, ok := extract.FirstRequest(extract.Input{Session: x.log.session, Entries: entries})
-	fmt.Fprintf(x.env.Stderr, "git-yoimem: entries %d-%d of session %s: %d shown, %d left out, %d credential(s) redacted\n", st.Pointer.Index+1, st.Scan.Index, x.log.session, r.Entries, r.Dropped, r.Redacted)
+	fmt.Fprintf(x.env.Stderr, "git-yoimem: entries %d-%d of session %s: %d shown, %d left out, %d credential(s) redacted\n", st.Pointer.Index+1, st.Scan.Index, quote.Path(x.log.session, false), r.Entries, r.Dropped, r.Redacted)
 	if !ok {
 		statusf(x.env.Stderr, "git-yoimem: nothing to show the model: a run makes no model call and moves the pointer")
 		return nil

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/google/uuid"
 	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/metrics"
@@ -21,6 +23,33 @@ func session(env Env, g *globalOptions) string {
 		return env.Getenv("YOIMEM_SESSION")
 	}
 	return ""
+}
+
+// recordsUsage names the commands that journal reads for a session.
+func recordsUsage(command string) bool {
+	switch command {
+	case "search", "show", "context", "expand", "memory", "mcp":
+		return true
+	}
+	return false
+}
+
+// checkSession refuses a session id that cannot name a journal file,
+// before the command does anything, naming where it came from.
+func checkSession(env Env, g *globalOptions) error {
+	from := "--session"
+	if g.session == "" {
+		from = "YOIMEM_SESSION"
+	}
+	s := session(env, g)
+	if s == "" {
+		return nil
+	}
+	if err := metrics.CheckSession(s); err != nil {
+		return &exitError{code: exitCannotRun, err: fmt.Errorf("%s %s: %w", from, quote.Value(s), err),
+			hints: []string{"pass the agent's session id (a UUID, for example), or leave " + from + " out to record no usage"}}
+	}
+	return nil
 }
 
 func localMetrics(w *workspace) metrics.Local {

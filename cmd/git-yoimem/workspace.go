@@ -136,7 +136,7 @@ func resolveConfig(env Env, g *globalOptions, file string, gitEntries []config.E
 	for _, s := range g.configFlags {
 		e, err := config.ParseFlag(s)
 		if err != nil {
-			return nil, usageError("-c %s: %v", s, err)
+			return nil, usageError("%v", err) // it quotes the flag, cut when long
 		}
 		flags = append(flags, e)
 	}

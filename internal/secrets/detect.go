@@ -11,8 +11,11 @@ const (
 	cDash      // -
 	cPlusSlash // + /
 	cDot       // .
+	cHexLetter // a-f A-F (also in cLower or cUpper)
 
 	mAlnum   = cLower | cUpper | cDigit // [A-Za-z0-9]
+	mHex     = cDigit | cHexLetter      // [0-9a-fA-F]
+	mLetter  = cLower | cUpper          // [A-Za-z]
 	mWord    = mAlnum | cUnder          // \w
 	mURLSafe = mWord | cDash            // [A-Za-z0-9_-]
 	mB64     = mAlnum | cPlusSlash      // [A-Za-z0-9+/]
@@ -36,6 +39,9 @@ var class = func() (t [256]uint8) {
 	t['+'] = cPlusSlash
 	t['/'] = cPlusSlash
 	t['.'] = cDot
+	for _, c := range "abcdefABCDEF" {
+		t[c] |= cHexLetter
+	}
 	return t
 }()
 
@@ -116,6 +122,12 @@ func mixed(b []byte) bool {
 	return u&(u-1) != 0
 }
 
+// hasLettersAndDigits reports whether b has both.
+func hasLettersAndDigits(b []byte) bool {
+	u := classes(b)
+	return u&mLetter != 0 && u&cDigit != 0
+}
+
 // allClasses reports whether b has upper case, lower case and digits.
 func allClasses(b []byte) bool {
 	return classes(b)&mAlnum == mAlnum
@@ -188,7 +200,7 @@ func atDash(text []byte, i int) (Match, bool) {
 		}
 	case i >= 4 && string(text[i-4:i-1]) == "xox":
 		switch text[i-1] {
-		case 'a', 'b', 'p', 'o', 's', 'r':
+		case 'a', 'b', 'p', 'o', 's', 'r', 'e':
 			if leftOK(text, i-4) {
 				return slackToken(text, i-4, i+1)
 			}
@@ -208,7 +220,7 @@ func atDash(text []byte, i int) (Match, bool) {
 	case i >= 6 && hasPrefixFold(text[i-6:], "secret-access-key"):
 		return awsSecretValue(text, i+len("-access-key"))
 	}
-	return Match{}, false
+	return prefixedToken(text, i)
 }
 
 const maxKeyLabel = 48
@@ -392,7 +404,7 @@ func atUnderscore(text []byte, i int) (Match, bool) {
 			return awsSecretValue(text, i+len("_key"))
 		}
 	}
-	return Match{}, false
+	return prefixedToken(text, i)
 }
 
 // awsSecretValue matches the value after an AWS secret key label ending at
@@ -446,6 +458,10 @@ func atA(text []byte, i int) (Match, bool) {
 			return awsKeyID(text, i)
 		case "Iza":
 			return googleKey(text, i)
+		case "KCp":
+			return fixedRun(text, i, i+4, KindArtifactory, mAlnum, 69, 69)
+		case "BSK":
+			return paddedRun(text, i, i+4, KindAWSBedrock, mB64, 109, 269, 2)
 		}
 	}
 	if i >= 6 && hasPrefix(text[i+1:], "ccessKey") && hasPrefixFold(text[i-6:], "secret") {
@@ -497,6 +513,11 @@ func atJ(text []byte, i int) (Match, bool, int) {
 		}
 		if part < 2 {
 			if n < 13 || !hasPrefix(text[p:], "eyJ") || p+n >= len(text) || text[p+n] != '.' {
+				if part == 0 && hasPrefix(text[s:], "eyJrIjoi") {
+					if m, ok := paddedRun(text, s, s+len("eyJrIjoi"), KindGrafana, mAlnum, 70, 400, 3); ok {
+						return m, true, 0
+					}
+				}
 				return Match{}, false, headerEnd
 			}
 			p += n + 1
@@ -515,7 +536,10 @@ func atJ(text []byte, i int) (Match, bool, int) {
 const maxUserInfo = 256
 
 func atColon(text []byte, i int) (Match, bool) {
-	if i == 0 || class[text[i-1]]&mAlnum == 0 || !hasPrefix(text[i+1:], "//") {
+	if !hasPrefix(text[i+1:], "//") {
+		return atAssign(text, i)
+	}
+	if i == 0 || class[text[i-1]]&mAlnum == 0 {
 		return Match{}, false
 	}
 	p := i + 3

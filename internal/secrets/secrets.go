@@ -22,6 +22,54 @@ const (
 	KindPyPIToken       = "pypi-token"
 	KindJWT             = "jwt"
 	KindURLPassword     = "url-password"
+
+	KindHuggingFace   = "huggingface-token"
+	KindSendGrid      = "sendgrid-api-key"
+	KindAzureADSecret = "azure-ad-client-secret"
+	KindAgeSecretKey  = "age-secret-key"
+	KindArtifactory   = "artifactory-api-key"
+	KindAWSBedrock    = "aws-bedrock-api-key"
+	KindDigitalOcean  = "digitalocean-token"
+	KindDoppler       = "doppler-token"
+	KindDuffel        = "duffel-token"
+	KindDynatrace     = "dynatrace-token"
+	KindFlutterwave   = "flutterwave-secret-key"
+	KindFrameIO       = "frameio-token"
+	KindGrafana       = "grafana-token"
+	KindTerraform     = "terraform-cloud-token"
+	KindHeroku        = "heroku-api-key"
+	KindInfracost     = "infracost-token"
+	KindLinear        = "linear-api-key"
+	KindMailgun       = "mailgun-api-key"
+	KindMapbox        = "mapbox-secret-token"
+	KindNewRelic      = "new-relic-key"
+	KindNotion        = "notion-token"
+	KindOctopus       = "octopus-deploy-api-key"
+	KindPerplexity    = "perplexity-api-key"
+	KindPlanetScale   = "planetscale-token"
+	KindPostman       = "postman-api-key"
+	KindPrefect       = "prefect-token"
+	KindPulumi        = "pulumi-token"
+	KindReadme        = "readme-token"
+	KindRubyGems      = "rubygems-token"
+	KindScalingo      = "scalingo-token"
+	KindSentry        = "sentry-token"
+	KindSettleMint    = "settlemint-token"
+	KindShippo        = "shippo-token"
+	KindShopify       = "shopify-token"
+	KindSourcegraph   = "sourcegraph-token"
+	KindSquare        = "square-token"
+	KindVault         = "vault-token"
+	KindGoogleOAuth   = "google-oauth-secret"
+	KindFlyIO         = "flyio-token"
+	KindClojars       = "clojars-token"
+	KindOnePassword   = "1password-token"
+	KindCloudflareCA  = "cloudflare-origin-ca-key"
+
+	// Keyword-anchored: the value of a setting named like a credential.
+	KindPassword    = "password"
+	KindSecretValue = "secret-value"
+	KindAuthHeader  = "authorization-header"
 )
 
 // Match is one detected secret: text[Start:End] is the secret.
@@ -30,50 +78,90 @@ type Match struct {
 	Start, End int    // byte offsets in the input
 }
 
+// kindNames lists every kind with its human-readable name, in a fixed
+// order.
+func kindNames() [][2]string {
+	return [][2]string{
+		{KindPrivateKey, "private key block"},
+		{KindAWSAccessKeyID, "AWS access key ID"},
+		{KindAWSSecretKey, "AWS secret access key"},
+		{KindGitHubToken, "GitHub token"},
+		{KindGitLabToken, "GitLab token"},
+		{KindSlackToken, "Slack token"},
+		{KindSlackWebhook, "Slack webhook URL"},
+		{KindAnthropicAPIKey, "Anthropic API key"},
+		{KindOpenAIAPIKey, "OpenAI API key"},
+		{KindGoogleAPIKey, "Google API key"},
+		{KindStripeKey, "Stripe secret key"},
+		{KindNPMToken, "npm access token"},
+		{KindPyPIToken, "PyPI API token"},
+		{KindJWT, "JSON Web Token"},
+		{KindURLPassword, "password in URL"},
+		{KindHuggingFace, "Hugging Face token"},
+		{KindSendGrid, "SendGrid API key"},
+		{KindAzureADSecret, "Azure AD client secret"},
+		{KindAgeSecretKey, "age secret key"},
+		{KindArtifactory, "Artifactory API key"},
+		{KindAWSBedrock, "Amazon Bedrock API key"},
+		{KindDigitalOcean, "DigitalOcean token"},
+		{KindDoppler, "Doppler token"},
+		{KindDuffel, "Duffel token"},
+		{KindDynatrace, "Dynatrace token"},
+		{KindFlutterwave, "Flutterwave secret key"},
+		{KindFrameIO, "Frame.io token"},
+		{KindGrafana, "Grafana token"},
+		{KindTerraform, "Terraform Cloud token"},
+		{KindHeroku, "Heroku API key"},
+		{KindInfracost, "Infracost token"},
+		{KindLinear, "Linear API key"},
+		{KindMailgun, "Mailgun API key"},
+		{KindMapbox, "Mapbox secret token"},
+		{KindNewRelic, "New Relic key"},
+		{KindNotion, "Notion token"},
+		{KindOctopus, "Octopus Deploy API key"},
+		{KindPerplexity, "Perplexity API key"},
+		{KindPlanetScale, "PlanetScale token"},
+		{KindPostman, "Postman API key"},
+		{KindPrefect, "Prefect token"},
+		{KindPulumi, "Pulumi token"},
+		{KindReadme, "ReadMe token"},
+		{KindRubyGems, "RubyGems token"},
+		{KindScalingo, "Scalingo token"},
+		{KindSentry, "Sentry token"},
+		{KindSettleMint, "SettleMint token"},
+		{KindShippo, "Shippo token"},
+		{KindShopify, "Shopify token"},
+		{KindSourcegraph, "Sourcegraph token"},
+		{KindSquare, "Square token"},
+		{KindVault, "HashiCorp Vault token"},
+		{KindGoogleOAuth, "Google OAuth secret or access token"},
+		{KindFlyIO, "Fly.io token"},
+		{KindClojars, "Clojars token"},
+		{KindOnePassword, "1Password service account token"},
+		{KindCloudflareCA, "Cloudflare Origin CA key"},
+		{KindPassword, "password (the value of a password setting)"},
+		{KindSecretValue, "secret (the value of a token, secret or API key setting)"},
+		{KindAuthHeader, "credential in an Authorization header"},
+	}
+}
+
 // Kinds returns every kind Find can report, in a fixed order.
 func Kinds() []string {
-	return []string{
-		KindPrivateKey, KindAWSAccessKeyID, KindAWSSecretKey,
-		KindGitHubToken, KindGitLabToken, KindSlackToken, KindSlackWebhook,
-		KindAnthropicAPIKey, KindOpenAIAPIKey, KindGoogleAPIKey,
-		KindStripeKey, KindNPMToken, KindPyPIToken, KindJWT, KindURLPassword,
+	names := kindNames()
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n[0]
 	}
+	return out
 }
 
 // Describe returns a human-readable name for kind, e.g. "AWS access key ID".
 // An unknown kind is returned unchanged.
 func Describe(kind string) string {
-	switch kind {
-	case KindPrivateKey:
-		return "private key block"
-	case KindAWSAccessKeyID:
-		return "AWS access key ID"
-	case KindAWSSecretKey:
-		return "AWS secret access key"
-	case KindGitHubToken:
-		return "GitHub token"
-	case KindGitLabToken:
-		return "GitLab personal access token"
-	case KindSlackToken:
-		return "Slack token"
-	case KindSlackWebhook:
-		return "Slack webhook URL"
-	case KindAnthropicAPIKey:
-		return "Anthropic API key"
-	case KindOpenAIAPIKey:
-		return "OpenAI API key"
-	case KindGoogleAPIKey:
-		return "Google API key"
-	case KindStripeKey:
-		return "Stripe secret key"
-	case KindNPMToken:
-		return "npm access token"
-	case KindPyPIToken:
-		return "PyPI API token"
-	case KindJWT:
-		return "JSON Web Token"
-	case KindURLPassword:
-		return "password in URL"
+	for _, n := range kindNames() {
+		if n[0] == kind {
+			return n[1]
+		}
 	}
 	return kind
 }
@@ -82,14 +170,16 @@ func Describe(kind string) string {
 // token format wins over the generic ones.
 func priority(kind string) int {
 	switch kind {
-	case KindURLPassword:
+	case KindPassword, KindSecretValue, KindAuthHeader:
 		return 0
-	case KindJWT:
+	case KindURLPassword:
 		return 1
+	case KindJWT:
+		return 2
 	case KindPrivateKey:
-		return 3
+		return 4
 	}
-	return 2
+	return 3
 }
 
 // Find returns the secrets in text, ordered by Start and non-overlapping.
@@ -98,7 +188,10 @@ func Find(text []byte) []Match {
 	var ms []Match
 	ms = scanByte(text, '-', atDash, ms)
 	ms = scanByte(text, '_', atUnderscore, ms)
+	ms = scanByte(text, '.', atDot, ms)
+	ms = scanByte(text, '~', atTilde, ms)
 	ms = scanByte(text, ':', atColon, ms)
+	ms = scanByte(text, '=', atAssign, ms)
 	ms = scanByte(text, 'A', atA, ms)
 	ms = scanJ(text, ms)
 	if len(ms) > 1 {
@@ -151,9 +244,11 @@ func scanJ(text []byte, ms []Match) []Match {
 	return ms
 }
 
-// normalize sorts candidates by Start and merges overlapping ones: the
-// first (longest, then highest priority) keeps its kind and its End grows
-// to cover the others.
+// normalize sorts candidates by Start and merges overlapping ones into
+// one match that covers them all, so that Redact never leaves part of a
+// secret behind. The merged match takes the kind of its most specific
+// candidate (highest priority; then the longest, then the first): a token
+// of a known format assigned to a key is reported as that format.
 func normalize(ms []Match) []Match {
 	slices.SortFunc(ms, func(a, b Match) int {
 		if a.Start != b.Start {
@@ -169,6 +264,9 @@ func normalize(ms []Match) []Match {
 		last := &out[len(out)-1]
 		if m.Start < last.End {
 			last.End = max(last.End, m.End)
+			if priority(m.Kind) > priority(last.Kind) {
+				last.Kind = m.Kind
+			}
 			continue
 		}
 		out = append(out, m)

@@ -122,7 +122,9 @@ func TestFind(t *testing.T) {
 		{"aws id placeholder", "AKIA" + strings.Repeat("X", 16), nil},
 		{"aws secret without label", "value " + tokAWSSecret, nil},
 		{"aws secret example", "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY", nil},
-		{"aws secret 41 chars", "aws_secret_access_key=" + tokAWSSecret + "x", nil},
+		// Not an AWS secret key (41 characters), but a random value of a
+		// secret-named key all the same.
+		{"aws secret 41 chars", "aws_secret_access_key=" + tokAWSSecret + "x", []want{{KindSecretValue, tokAWSSecret + "x"}}},
 		{"aws secret label continues", "aws_secret_access_key_file=" + tokAWSSecret, nil},
 		{"github too short", "gh" + "p_" + mix(35, 42), nil},
 		{"github wrong letter", "gh" + "x_" + mix(36, 43), nil},
@@ -375,6 +377,9 @@ func TestLinearTime(t *testing.T) {
 		"AKIA", "AIza", "-----BEGIN RSA PRIV" + "ATE KEY-----" + strings.Repeat("A", 40),
 		"-----BEGIN RSA PRIV" + "ATE KEY-----", "a://", "a://b:", "a://b:c", "-", "_", ":", "A", "J",
 		"aws_secret_access_key=", "https://hooks." + "slack.com/services/",
+		"password=", "a_password=", "token: ", "api_key=" + mix(20, 71), "Authorization: Bearer ",
+		"x=", "k: v", "hf_", "SG.", "dp.pt.", "Q~", "1Q~", ".atlasv1.", "v1.0-", "ntn_1", "sgp_",
+		"AKCp", "ABSK", "eyJrIjoi", "password: " + mix(30, 72) + "\n",
 	} {
 		in := []byte(strings.Repeat(unit, size/len(unit)+1)[:size])
 		start := time.Now()
@@ -422,8 +427,16 @@ func FuzzFind(f *testing.F) {
 		tokPrivateKey, tokOpenSSHKey, tokPGPKey, keyBegin + "\n" + keyBody,
 		tokAWSID + tokJWT, "https://x:" + tokGitHub + "@h",
 		"x " + tokJWT + " " + tokAWSID + " " + tokPrivateKey,
+		"password: " + mix(16, 80) + "!", "Authorization: Bearer " + mix(40, 81),
+		"api_key=" + mix(32, 82), `{"token": "` + mix(40, 83) + `"}`, "X-Api-Key: " + mix(32, 84),
+		"?token=" + mix(40, 85) + "&x=1", "AccountKey=" + mix(86, 86) + "==;x=y",
+		"password := os.Getenv(\"X\")", "token == nil", "a::b", "k := v",
 	} {
 		f.Add([]byte(s))
+	}
+	for _, c := range ruleCases() {
+		f.Add([]byte(c.in))
+		f.Add([]byte(c.negative))
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
 		orig := bytes.Clone(text)

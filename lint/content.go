@@ -1,0 +1,78 @@
+package lint
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// binary reports the first byte that is not text: a NUL (git then takes
+// the file for binary and shows no diff of it) or another control
+// character (a terminal escape would reach the agent's context and the
+// reviewer's screen). Tab, LF and CR are text.
+func (fl *fileLint) binary(content []byte) {
+	at, n := -1, 0
+	for i, c := range content {
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+			if at < 0 {
+				at = i
+			}
+			n++
+		}
+	}
+	if at < 0 {
+		return
+	}
+	line, col := position(content, at)
+	what := fmt.Sprintf("a control character (0x%02x)", content[at])
+	if content[at] == 0 {
+		what = "a NUL byte"
+	}
+	more := ""
+	if n > 1 {
+		more = fmt.Sprintf(" (%d such bytes in the file)", n)
+	}
+	fl.add(Error, RuleBinaryContent, line, col, "%s%s; records are text, and git shows no diff of a file with NUL bytes: remove it", what, more)
+}
+
+// idFields reports id: and name: fields: a record's ID is its file name.
+func (fl *fileLint) idFields(rec *record.Record) {
+	for _, key := range rec.Doc.Keys() {
+		if k := strings.ToLower(key); k != "id" && k != "name" {
+			continue
+		}
+		line, col := rec.Doc.KeyPos(key)
+		id := strings.TrimSuffix(path.Base(rec.Path), ".md")
+		fl.add(Error, RuleIDField, line, col, "records have no %s field: the file name is the ID (%q for %s); remove the line", key, id, rec.Path)
+	}
+}
+
+// summaryMissing is the finding for a .yoi/ without memory/summary.md (the
+// always-on context starts from it); deleted says a change removes it.
+func summaryMissing(deleted bool) Finding {
+	msg := "memory/summary.md is missing; the always-on context starts from it: restore it (git checkout HEAD -- .yoi/memory/summary.md) or write one"
+	if deleted {
+		msg = "deleting memory/summary.md leaves .yoi/ without a summary, and the always-on context starts from it: edit it instead"
+	}
+	return Finding{Path: record.SummaryPath, Line: 1, Col: 1, Severity: Error, Rule: RuleSummaryMissing, Message: msg}
+}
+
+// hasSummary reports whether the snapshot has the summary at all (a
+// symlink or directory there is reported by the path rules).
+func hasSummary(snap record.Snapshot) bool {
+	_, ok := snap.Lookup(record.SummaryPath)
+	return ok
+}
+
+// deletesSummary reports whether deleted names the summary and the
+// snapshot no longer has it.
+func deletesSummary(snap record.Snapshot, deleted []string) bool {
+	for _, p := range deleted {
+		if p == record.SummaryPath {
+			return !hasSummary(snap)
+		}
+	}
+	return false
+}
