@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -313,23 +312,6 @@ func TestNilAndZeroConfigHoldDefaults(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"branch", "brnch", 1}, {"abc", "abc", 0},
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-	if got := strings.Count(orList([]string{"a", "b", "c"}), ","); got != 1 || orList([]string{"a", "b", "c"}) != "a, b or c" {
-		t.Errorf("orList = %q", orList([]string{"a", "b", "c"}))
-	}
-}
-
 // TestResolveCommittedFileCannotRunCommands: the committed .yoi/config may
 // choose an API model but not a command: or replay: model or a base URL
 // (they would run code or send keys on every teammate's machine); git
@@ -363,5 +345,24 @@ func TestResolveCommittedFileCannotRunCommands(t *testing.T) {
 	}
 	if c.String(KeyExtractModel) != "anthropic:claude-haiku-4-5" || c.String(KeyConsolidateModel) != "command:claude -p" || c.String(KeyLLMOpenAIBaseURL) != "http://localhost:11434/v1" {
 		t.Errorf("trusted values lost: %q %q %q", c.String(KeyExtractModel), c.String(KeyConsolidateModel), c.String(KeyLLMOpenAIBaseURL))
+	}
+}
+
+func TestSuggestKeys(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		want []string
+	}{
+		{"yoimem.serach.maxResults", []string{"yoimem.search.maxResults"}},
+		{"yoimem.search.maxresult", []string{"yoimem.search.maxResults"}},
+		{"yoimem.Search.maxResults", []string{"yoimem.search.maxResults"}},
+		{"yoimem.model", []string{"yoimem.extract.model", "yoimem.consolidate.model"}},
+		{"search.maxResults", []string{"yoimem.search.maxResults"}},
+		{"yoimem.frobnicate", nil},
+		{"core.editor", nil},
+	} {
+		if got := SuggestKeys(tt.name); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("SuggestKeys(%q) = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

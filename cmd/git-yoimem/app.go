@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/yoimem/git-yoimem/internal/buildinfo"
-	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/internal/buildinfo"
 )
 
 const exitCodesHelp = `EXIT STATUS:
@@ -47,11 +46,12 @@ func newApp(env Env, g *globalOptions) *cli.App {
 			return nil
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to exit codes
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError("%v", err)
-		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(env.Stderr, "git-yoimem: error: unknown command %q\nhint: see 'git yoimem help'\n", name)
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			var flags []cli.Flag
+			if c.Command != nil {
+				flags = c.Command.Flags
+			}
+			return usageError("%s", flagErrorText(err, flags))
 		},
 	}
 	app.Commands = []*cli.Command{
@@ -86,20 +86,21 @@ func newApp(env Env, g *globalOptions) *cli.App {
 func run(ctx context.Context, args []string, env Env) int {
 	var g globalOptions
 	app := newApp(env, &g)
-	unknown := false
-	app.CommandNotFound = func(c *cli.Context, name string) {
-		unknown = true
-		fmt.Fprintf(env.Stderr, "git-yoimem: error: unknown command %q\nhint: see 'git yoimem help'\n", name)
+	inv, err := parseArgs(app, args)
+	if err != nil {
+		return report(env.Stderr, err)
 	}
-	err := app.RunContext(ctx, intersperse(app, args))
+	err = app.RunContext(ctx, inv.args)
 	switch {
-	case unknown:
-		return exitCannotRun
 	case err == nil:
 		return exitOK
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
 		fmt.Fprintln(env.Stderr, "git-yoimem: interrupted")
 		return exitInterrupt
+	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.usage && len(ee.hints) == 0 && inv.cmd != nil {
+		ee.hints = usageHints(inv.cmd, inv.positional)
 	}
 	return report(env.Stderr, err)
 }
@@ -125,66 +126,4 @@ func writeJSON(env Env, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-// intersperse moves a command's flags that follow its arguments in front
-// of them ("search knowledge retry --format json"): urfave/cli v2 stops
-// parsing flags at the first argument, and people type flags anywhere, as
-// with git. "--" ends the flags, as usual.
-func intersperse(app *cli.App, args []string) []string {
-	i := 1
-	for i < len(args) && strings.HasPrefix(args[i], "-") { // global flags
-		if f := findFlag(app.Flags, args[i]); f != nil && takesValue(f) && !strings.Contains(args[i], "=") {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) {
-		return args
-	}
-	cmd := app.Command(args[i])
-	if cmd == nil {
-		return args
-	}
-	out := append([]string(nil), args[:i+1]...)
-	var flags, rest []string
-	for j := i + 1; j < len(args); j++ {
-		a := args[j]
-		if a == "--" {
-			rest = append(rest, args[j:]...)
-			break
-		}
-		f := findFlag(cmd.Flags, a)
-		if f == nil {
-			rest = append(rest, a)
-			continue
-		}
-		flags = append(flags, a)
-		if takesValue(f) && !strings.Contains(a, "=") && j+1 < len(args) {
-			j++
-			flags = append(flags, args[j])
-		}
-	}
-	return append(append(out, flags...), rest...)
-}
-
-func findFlag(flags []cli.Flag, arg string) cli.Flag {
-	name := strings.TrimLeft(arg, "-")
-	if name == arg || name == "" {
-		return nil
-	}
-	name, _, _ = strings.Cut(name, "=")
-	for _, f := range flags {
-		for _, n := range f.Names() {
-			if n == name {
-				return f
-			}
-		}
-	}
-	return nil
-}
-
-func takesValue(f cli.Flag) bool {
-	_, isBool := f.(*cli.BoolFlag)
-	return !isBool
 }

@@ -25,8 +25,9 @@ type extractOptions struct {
 func newExtractCommand(env Env, g *globalOptions) *cli.Command {
 	var opts extractOptions
 	return &cli.Command{
-		Name:  "extract",
-		Usage: "turn the new part of an agent session log into a staging file for consolidation",
+		Name:      "extract",
+		Usage:     "turn the new part of an agent session log into a staging file for consolidation",
+		UsageText: "git yoimem extract --log PATH [--format native|claude-code|codex] [--check | --force | --dry-run] [--model MODEL] [--max-runs N] [--json]",
 		Description: `Reads the session log after its pointer, asks the model
 (yoimem.extract.model) what was decided, discussed, tried and requested,
 and writes the answer to .yoi/memory/_staging/<id>.json with its source
@@ -42,7 +43,7 @@ partial is left: the next run covers the same range.
 --check reports the tokens since the pointer and whether a run is due,
 without calling a model. Both feed the token ledger of the usage metrics.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "log", Usage: "the session log (JSONL)", Destination: &opts.log, Required: true},
+			&cli.StringFlag{Name: "log", Usage: "the session log (JSONL)", Destination: &opts.log},
 			&cli.StringFlag{Name: "format", Usage: "log format: native, claude-code or codex (default: detected)", Destination: &opts.format},
 			&cli.StringFlag{Name: "model", Usage: "model string, overriding yoimem.extract.model", Destination: &opts.model},
 			&cli.BoolFlag{Name: "check", Usage: "only report whether a run is due; no model call", Destination: &opts.check},
@@ -54,6 +55,9 @@ without calling a model. Both feed the token ledger of the usage metrics.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("extract takes no arguments; give the log with --log PATH")
+			}
+			if opts.log == "" {
+				return usageError("extract needs --log PATH: the agent session log to read")
 			}
 			if opts.check && (opts.force || opts.dryRun) || opts.force && opts.dryRun {
 				return usageError("--check, --force and --dry-run exclude each other")

@@ -28,6 +28,7 @@ func newHookCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "hook",
 		Usage:     "run a git hook (called by the shims 'git yoimem install' writes)",
 		ArgsUsage: "pre-commit | pre-push REMOTE URL",
+		UsageText: "git yoimem hook pre-commit\ngit yoimem hook pre-push [REMOTE [URL]] < REF-LINES",
 		Description: `pre-commit lints the staged versions of the changed .yoi/ records
 (references checked against the staged tree) and refuses staged files
 under .yoi/memory/_staging/ (extract output and the consolidation lock are
@@ -52,7 +53,7 @@ Findings print compiler style; exit 1 refuses the commit or push.`,
 			case "pre-push":
 				return runPrePush(c.Context, env, g, opts)
 			}
-			return usageError("unknown hook %q: want pre-commit or pre-push", opts.name)
+			return choiceError("hook", opts.name, []string{"pre-commit", "pre-push"}, "git yoimem hook")
 		},
 	}
 }

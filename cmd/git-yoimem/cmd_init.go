@@ -25,8 +25,9 @@ const stagingIgnore = "/memory/_staging/\n"
 func newInitCommand(env Env, g *globalOptions) *cli.Command {
 	var opts initOptions
 	return &cli.Command{
-		Name:  "init",
-		Usage: "create the .yoi/ layout in this repository",
+		Name:      "init",
+		Usage:     "create the .yoi/ layout in this repository",
+		UsageText: "git yoimem init [--no-hooks]",
 		Description: `Creates .yoi/ at the workspace root (the repository's top level unless
 --workspace says otherwise): memory/decisions/, memory/requests/,
 knowledge/, a starter memory/summary.md, a commented .yoi/config listing

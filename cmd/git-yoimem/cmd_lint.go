@@ -25,6 +25,7 @@ func newLintCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "lint",
 		Usage:     "check memory records against the linter's rules",
 		ArgsUsage: "[PATH...]",
+		UsageText: "git yoimem lint [--format text|json] [PATH...]\ngit yoimem lint --list-rules [--format text|json]",
 		Description: `Lints the records under .yoi/ in the working tree (all of them, or the
 files and directories named, which must be inside .yoi/). References and
 replaced_by links are checked against the whole .yoi/ either way.

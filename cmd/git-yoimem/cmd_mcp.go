@@ -19,8 +19,9 @@ type mcpOptions struct {
 func newMCPCommand(env Env, g *globalOptions) *cli.Command {
 	var opts mcpOptions
 	return &cli.Command{
-		Name:  "mcp",
-		Usage: "serve the memory tools to an MCP client over stdio",
+		Name:      "mcp",
+		Usage:     "serve the memory tools to an MCP client over stdio",
+		UsageText: "git yoimem mcp [--write]",
 		Description: `Runs an MCP server on stdin/stdout (newline-delimited JSON-RPC) with the
 tools knowledge_search, memory_search and memory_read; with --write also
 memory_write, memory_edit and memory_delete, each linted first (a refusal
@@ -31,6 +32,9 @@ in .mcp.json: {"mcpServers": {"yoimem": {"command": "git",
 			&cli.BoolFlag{Name: "write", Usage: "also serve the write tools", Destination: &opts.write},
 		},
 		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("mcp takes no arguments")
+			}
 			return runMCP(c.Context, env, g, opts)
 		},
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
@@ -27,6 +28,7 @@ func newMemoryCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "memory",
 		Usage:     "the memory tools for agents that run shell commands: read, write, edit, delete",
 		ArgsUsage: "read|write|edit|delete PATH",
+		UsageText: "git yoimem memory read PATH\ngit yoimem memory write PATH [--create] < FILE\ngit yoimem memory edit PATH --old TEXT --new TEXT\ngit yoimem memory delete PATH",
 		Description: `The same tools an MCP client or the consolidation agent gets, on records
 of the working tree. PATH is relative to .yoi/ (e.g. knowledge/retry.md).
 
@@ -46,13 +48,30 @@ findings and exits 1; nothing is written.`,
 			&cli.StringFlag{Name: "new", Usage: "edit: the replacement", Destination: &opts.new},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 2 {
-				return usageError("memory needs an operation and a PATH (see 'git yoimem memory --help')")
-			}
 			opts.op, opts.path = c.Args().Get(0), c.Args().Get(1)
+			if err := checkMemoryArgs(c.NArg(), opts.op); err != nil {
+				return err
+			}
 			return runMemory(c.Context, env, g, opts)
 		},
 	}
+}
+
+var memoryOps = []string{"read", "write", "edit", "delete"}
+
+// checkMemoryArgs: an operation and one PATH.
+func checkMemoryArgs(n int, op string) error {
+	switch {
+	case n == 0:
+		return usageError("memory needs an operation and a PATH")
+	case !slices.Contains(memoryOps, op):
+		return choiceError("memory operation", op, memoryOps, "git yoimem memory")
+	case n == 1:
+		return usageError("memory %s needs a PATH", op)
+	case n > 2:
+		return usageError("memory %s takes one PATH", op)
+	}
+	return nil
 }
 
 func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOptions) error {
@@ -81,8 +100,6 @@ func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOption
 		warnings, err = tools.Edit(opts.path, opts.old, opts.new)
 	case "delete":
 		warnings, err = tools.Delete(opts.path)
-	default:
-		return usageError("unknown memory operation %q: want read, write, edit or delete", opts.op)
 	}
 	if err != nil {
 		return toolError(err)

@@ -16,8 +16,9 @@ type mergeOptions struct{}
 func newMergeCommand(env Env, g *globalOptions) *cli.Command {
 	var opts mergeOptions
 	return &cli.Command{
-		Name:  "merge",
-		Usage: "merge the memory branch into the current branch",
+		Name:      "merge",
+		Usage:     "merge the memory branch into the current branch",
+		UsageText: "git yoimem merge",
 		Description: `Runs 'git merge' of the memory branch (yoimem.branch, default
 yoimem/memory) into the branch you are on. It refuses while .yoi/ has
 uncommitted changes (staged, unstaged or untracked), so that no edit of

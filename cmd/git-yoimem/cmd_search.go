@@ -24,6 +24,7 @@ func newSearchCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "search",
 		Usage:     "search knowledge or memory records (knowledge_search, memory_search)",
 		ArgsUsage: "knowledge|memory [QUERY...]",
+		UsageText: "git yoimem search knowledge|memory [--kind KIND] [--format text|json] QUERY...\ngit yoimem search knowledge|memory --slug SLUG [--format text|json]",
 		Description: `Searches the records in the working tree: knowledge/*.md, or the summary,
 decisions and requests. Every term of QUERY must appear in a record
 (case-insensitive, frontmatter included, matched literally). --slug gives
@@ -43,13 +44,15 @@ yoimem.search.excerptLines. Exit 0 with hits or none; 2 on bad input.`,
 			if err := checkFormat(opts.format); err != nil {
 				return err
 			}
-			switch c.Args().First() {
+			switch scope := c.Args().First(); scope {
 			case "knowledge":
 				opts.scope = memory.ScopeKnowledge
 			case "memory":
 				opts.scope = memory.ScopeMemory
-			default:
+			case "":
 				return usageError("search needs a scope: knowledge or memory")
+			default:
+				return choiceError("search scope", scope, []string{"knowledge", "memory"}, "git yoimem search")
 			}
 			opts.query = strings.Join(c.Args().Tail(), " ")
 			return runSearch(c.Context, env, g, opts)
@@ -63,6 +66,7 @@ func newShowCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "show",
 		Usage:     "print a knowledge record by slug (what #slug expands to)",
 		ArgsUsage: "SLUG",
+		UsageText: "git yoimem show [--format text|json] SLUG",
 		Flags:     []cli.Flag{formatFlag(&format)},
 		Action: func(c *cli.Context) error {
 			if err := checkFormat(format); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
@@ -135,7 +136,7 @@ func resolveConfig(env Env, g *globalOptions, file string, gitEntries []config.E
 	for _, s := range g.configFlags {
 		e, err := config.ParseFlag(s)
 		if err != nil {
-			return nil, usageError("-c %s: %v", s, err)
+			return nil, badConfigFlag(s, err)
 		}
 		flags = append(flags, e)
 	}
@@ -156,6 +157,15 @@ func resolveConfig(env Env, g *globalOptions, file string, gitEntries []config.E
 		}
 	}
 	return cfg, nil
+}
+
+// badConfigFlag is a -c that names no key: what was meant, or its shape.
+func badConfigFlag(arg string, err error) error {
+	name, value, _ := strings.Cut(arg, "=")
+	if s := config.SuggestKeys(name); len(s) == 1 {
+		return usageErrorHint("did you mean -c "+s[0]+"="+value+"?", "%v", err)
+	}
+	return usageErrorHint("write it as -c yoimem.<section>.<key>=VALUE; 'git yoimem config' lists every key", "%v", err)
 }
 
 // displayPath shows an absolute path relative to the working directory
