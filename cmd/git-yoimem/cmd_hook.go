@@ -87,9 +87,13 @@ func yoiPrefix(w *workspace) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
+// runPreCommit finds what the commit stages under .yoi/ before it reads
+// the configuration: a commit that stages nothing there goes through
+// whatever the configuration says (a bad uncommitted .yoi/config must not
+// block commits of other files).
 func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	env = hookEnv(env)
-	w, err := openWorkspace(ctx, env, g)
+	w, err := findWorkspace(ctx, env, g)
 	if err != nil {
 		return err
 	}
@@ -104,10 +108,11 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	if err != nil {
 		return cannotRun(err)
 	}
-	lo := lintOptions(w.cfg)
 	// The index and objects are read directly; git answers when the index
 	// is split or sparse, or anything else is out of the ordinary.
-	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, w.repo.IndexFile(env.Dir, env.Getenv), prefix, lo.MaxFileBytes)
+	index := w.repo.IndexFile(env.Dir, env.Getenv)
+	maxRead := config.Defaults().Int(config.KeyLintMaxFileBytes)
+	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, index, prefix, maxRead)
 	if err != nil {
 		if changed, deleted, err = stagedChanges(ctx, w.repo, prefix); err != nil {
 			return cannotRun(err)
@@ -121,6 +126,14 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	records := lintable(changed)
 	if len(records) == 0 && len(deleted) == 0 {
 		return nil
+	}
+	if err := w.configure(ctx, env, g); err != nil {
+		return err
+	}
+	lo := lintOptions(w.cfg)
+	if lazySnap != nil && lo.MaxFileBytes != maxRead {
+		// The size limit is configured: read the index again with it.
+		_, _, lazySnap, _ = gitstore.StagedFast(objs, index, prefix, lo.MaxFileBytes)
 	}
 	var snap record.Snapshot
 	if lazySnap != nil {
