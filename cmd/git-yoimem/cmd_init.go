@@ -36,7 +36,9 @@ memory/_staging/. Existing files are left as they are, so running init
 again is safe. Nothing outside .yoi/ is written, except the git hooks:
 init runs 'git yoimem install' (pre-commit and pre-push shims) unless
 --no-hooks is given. A hook that is not ours is left alone with a warning;
-'git yoimem install --chain' keeps it and runs it first.`,
+'git yoimem install --chain' keeps it and runs it first. When it has
+created something, init ends with the next steps on stderr: commit .yoi/,
+connect an agent.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "no-hooks", Usage: "do not install the git hooks", Destination: &opts.noHooks},
 		},
@@ -69,7 +71,8 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 		}
 		created = append(created, record.Dir+"/"+d+"/")
 	}
-	summary, err := record.Render(&record.Record{Kind: record.KindSummary, UpdatedAt: env.Now()}, []byte("# Summary\n\nWhat every agent session should know about this project.\n"))
+	now := env.Now().UTC()
+	summary, err := record.Render(&record.Record{Kind: record.KindSummary, CreatedAt: now, UpdatedAt: now}, []byte("# Summary\n\nWhat every agent session should know about this project.\n"))
 	if err != nil {
 		return cannotRun(err)
 	}
@@ -104,22 +107,42 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 		}
 		statusf(env.Stderr, "initialized git-yoimem in %s", displayPath(env, yoi))
 	}
-	if opts.noHooks {
-		return nil
-	}
-	if _, err := installHooks(ctx, env, w, installOptions{}); err != nil {
-		// The layout is made; a hook we may not replace is the user's
-		// call, not a failed init.
-		var fe *hooks.ForeignHookError
-		var pe *hooks.PrevExistsError
-		if errors.As(err, &fe) || errors.As(err, &pe) {
-			warnf(env.Stderr, "hooks not installed: %v", err)
-			statusf(env.Stderr, "hint: 'git yoimem install --chain' keeps your hook and runs it before git-yoimem's")
-			return nil
+	if !opts.noHooks {
+		if err := initHooks(ctx, env, w); err != nil {
+			return err
 		}
-		return err
+	}
+	if len(created) > 0 {
+		fmt.Fprint(env.Stderr, nextSteps(displayPath(env, yoi)))
 	}
 	return nil
+}
+
+// initHooks installs the hooks; a hook we may not replace is the user's
+// call, not a failed init: a warning.
+func initHooks(ctx context.Context, env Env, w *workspace) error {
+	_, err := installHooks(ctx, env, w, installOptions{})
+	var fe *hooks.ForeignHookError
+	var pe *hooks.PrevExistsError
+	if errors.As(err, &fe) || errors.As(err, &pe) {
+		warnf(env.Stderr, "hooks not installed: %v", err)
+		statusf(env.Stderr, "hint: 'git yoimem install --chain' keeps your hook and runs it before git-yoimem's")
+		return nil
+	}
+	return err
+}
+
+// nextSteps is what a new .yoi/ needs from the user: a commit, so that the
+// team and every clone share it, and an agent connected to it.
+func nextSteps(yoi string) string {
+	return `next steps:
+  git add ` + yoi + ` && git commit -m 'Add git-yoimem memory'
+      commit the layout: the team and every clone share the memory
+  connect an agent over MCP, e.g. in .mcp.json at the top level (Claude Code):
+      {"mcpServers": {"yoimem": {"command": "git", "args": ["yoimem", "mcp"]}}}
+  'git yoimem help' and 'man git-yoimem' describe every command; the README
+      of git-yoimem describes agents, retrieval and the memory branch
+`
 }
 
 // createIfMissing writes a new file atomically; an existing one is kept.
