@@ -10,13 +10,6 @@ import (
 	"github.com/yoimem/git-yoimem/internal/buildinfo"
 )
 
-const exitCodesHelp = `EXIT STATUS:
-   0    success; lint found no errors
-   1    lint found errors, or an operation was refused
-   2    could not run: bad usage, not a git repository, bad configuration, I/O error
-   3    another process holds a lock
-   130  interrupted`
-
 // globalOptions are the flags every command sees.
 type globalOptions struct {
 	configFlags []string // -c yoimem.key=value
@@ -29,17 +22,19 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		Name:                      "git yoimem",
 		HelpName:                  "git yoimem",
 		Usage:                     "durable, reviewable memory for AI coding agents, kept in git",
+		UsageText:                 appUsageText,
+		Description:               appDescription,
 		Version:                   version(),
 		Writer:                    env.Stdout,
 		ErrWriter:                 env.Stderr,
 		DisableSliceFlagSeparator: true,
 		HideHelpCommand:           false,
 		EnableBashCompletion:      false,
-		CustomAppHelpTemplate:     cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
+		CustomAppHelpTemplate:     helpTemplate(cli.AppHelpTemplate, helpSections()),
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "config", Aliases: []string{"c"}, Usage: "set a configuration key for this run, e.g. -c yoimem.search.maxResults=5 (repeatable; wins over git config and .yoi/config)"},
-			&cli.StringFlag{Name: "workspace", Usage: "workspace root that holds .yoi/ (default: the repository's top level)", Destination: &g.workspace},
-			&cli.StringFlag{Name: "session", Usage: "agent session id that reads are recorded for (default: $YOIMEM_SESSION; none: reads are not recorded)", Destination: &g.session},
+			&cli.StringSliceFlag{Name: "config", Aliases: []string{"c"}, Usage: "set `KEY=VALUE` for this run, e.g. -c yoimem.search.maxResults=5 (repeatable; wins over git config and .yoi/config)"},
+			&cli.StringFlag{Name: "workspace", Usage: "the workspace root `DIR` that holds .yoi/ (default: the repository's top level)", Destination: &g.workspace},
+			&cli.StringFlag{Name: "session", Usage: "the agent session `ID` that reads are recorded for (default: $YOIMEM_SESSION; none: reads are not recorded)", Destination: &g.session},
 		},
 		Before: func(c *cli.Context) error {
 			g.configFlags = c.StringSlice("config")
@@ -76,7 +71,12 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		if cmd.OnUsageError == nil {
 			cmd.OnUsageError = app.OnUsageError
 		}
-		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+		cmd.CustomHelpTemplate = helpTemplate(cli.CommandHelpTemplate, []helpSection{exitStatusSection()})
+		for _, f := range cmd.Flags {
+			if b, ok := f.(*cli.BoolFlag); ok {
+				b.DisableDefaultText = true // not "(default: false)" after every switch
+			}
+		}
 	}
 	return app
 }
@@ -109,7 +109,7 @@ func version() string { return buildinfo.Version() }
 
 // formatFlag is the --format flag of listing commands.
 func formatFlag(dest *string) *cli.StringFlag {
-	return &cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json", Destination: dest}
+	return &cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json", Destination: dest}
 }
 
 func checkFormat(f string) error {

@@ -43,14 +43,14 @@ partial is left: the next run covers the same range.
 --check reports the tokens since the pointer and whether a run is due,
 without calling a model. Both feed the token ledger of the usage metrics.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "log", Usage: "the session log (JSONL)", Destination: &opts.log},
-			&cli.StringFlag{Name: "format", Usage: "log format: native, claude-code or codex (default: detected)", Destination: &opts.format},
-			&cli.StringFlag{Name: "model", Usage: "model string, overriding yoimem.extract.model", Destination: &opts.model},
+			&cli.StringFlag{Name: "log", Usage: "the session log to read, a JSONL file at `PATH`", Destination: &opts.log},
+			&cli.StringFlag{Name: "format", Usage: "the log's `FORMAT`: native, claude-code or codex (default: detected)", Destination: &opts.format},
+			&cli.StringFlag{Name: "model", Usage: "the `MODEL` to ask, overriding yoimem.extract.model", Destination: &opts.model},
 			&cli.BoolFlag{Name: "check", Usage: "only report whether a run is due; no model call", Destination: &opts.check},
 			&cli.BoolFlag{Name: "force", Usage: "run even below the threshold", Destination: &opts.force},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be sent to the model for the entries after the pointer; no model call, nothing written", Destination: &opts.dryRun},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON", Destination: &opts.json},
-			&cli.IntFlag{Name: "max-runs", Usage: "runs at most, when the threshold is met again after one", Value: 4, Destination: &opts.maxRuns},
+			&cli.IntFlag{Name: "max-runs", Usage: "at most `N` runs, when the threshold is met again after one", Value: 4, Destination: &opts.maxRuns},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

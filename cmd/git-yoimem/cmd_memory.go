@@ -44,8 +44,8 @@ knowledge/, never workflow/, never a read-only file. A refusal lists the
 findings and exits 1; nothing is written.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "create", Usage: "write: create a new record", Destination: &opts.create},
-			&cli.StringFlag{Name: "old", Usage: "edit: the text to replace", Destination: &opts.old},
-			&cli.StringFlag{Name: "new", Usage: "edit: the replacement", Destination: &opts.new},
+			&cli.StringFlag{Name: "old", Usage: "edit: the `TEXT` to replace", Destination: &opts.old},
+			&cli.StringFlag{Name: "new", Usage: "edit: the replacement `TEXT`", Destination: &opts.new},
 		},
 		Action: func(c *cli.Context) error {
 			opts.op, opts.path = c.Args().Get(0), c.Args().Get(1)

@@ -37,8 +37,8 @@ status, excerpt}]. Limits: yoimem.search.maxResults and
 yoimem.search.excerptLines. Exit 0 with hits or none; 2 on bad input.`,
 		Flags: []cli.Flag{
 			formatFlag(&opts.format),
-			&cli.StringFlag{Name: "slug", Usage: "return this record whole", Destination: &opts.slug},
-			&cli.StringFlag{Name: "kind", Usage: "only records of this kind", Destination: &opts.kind},
+			&cli.StringFlag{Name: "slug", Usage: "return the record `SLUG` whole", Destination: &opts.slug},
+			&cli.StringFlag{Name: "kind", Usage: "only records of this `KIND`", Destination: &opts.kind},
 		},
 		Action: func(c *cli.Context) error {
 			if err := checkFormat(opts.format); err != nil {
