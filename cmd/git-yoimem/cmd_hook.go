@@ -315,7 +315,7 @@ func runPrePush(ctx context.Context, env Env, g *globalOptions, opts hookOptions
 	err = reportHookFindings(env, w, prefix, all, "push")
 	if len(failures) > 0 && err == nil {
 		err = &exitError{code: exitFindings, err: fmt.Errorf("git-yoimem refused the push: %d memory commit(s) with bad trailers", len(failures)),
-			hints: []string{"memory commits are written by 'git yoimem consolidate'; rewrite or drop the bad ones before pushing"}}
+			hints: []string{"memory commits are written by consolidation; rewrite or drop the bad ones before pushing"}}
 	}
 	return err
 }

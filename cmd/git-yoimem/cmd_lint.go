@@ -45,6 +45,9 @@ Exit status is 1 when any finding is an error; warnings alone exit 0.`,
 				return err
 			}
 			opts.paths = c.Args().Slice()
+			if opts.listRules && len(opts.paths) > 0 {
+				return usageError("--list-rules takes no PATH")
+			}
 			return runLint(c.Context, env, g, opts)
 		},
 	}

@@ -41,7 +41,7 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	branch := w.cfg.String(config.KeyBranch)
 	ref := "refs/heads/" + branch
 	if _, err := w.repo.Git.Run(ctx, "rev-parse", "--verify", "-q", ref); err != nil {
-		return cannotRun(fmt.Errorf("no memory branch %s yet", branch), "'git yoimem consolidate' creates it")
+		return cannotRun(fmt.Errorf("no memory branch %s yet", branch), "memory commits are written by consolidation, which comes in a later version; nothing to merge until then")
 	}
 	prefix, err := yoiPrefix(w)
 	if err != nil {
