@@ -96,6 +96,9 @@ func parseArgs(app *cli.App, args []string) (invocation, error) {
 		inv.args = append(out, "--help")
 		return inv, nil
 	}
+	if err := checkRequired(cmd, flags); err != nil {
+		return invocation{}, err
+	}
 	out = append(out, flags...)
 	if len(inv.positional) > 0 {
 		// "--" keeps an argument such as "-" or "--x" (after the user's
@@ -104,6 +107,42 @@ func parseArgs(app *cli.App, args []string) (invocation, error) {
 	}
 	inv.args = out
 	return inv, nil
+}
+
+// checkRequired: a required flag missing is one line that names it (cli
+// would print the whole help first).
+func checkRequired(cmd *cli.Command, given []string) error {
+	for _, f := range cmd.Flags {
+		if r, ok := f.(cli.RequiredFlag); !ok || !r.IsRequired() {
+			continue
+		}
+		present := false
+		for _, a := range given {
+			present = present || isFlag(a) && findFlag([]cli.Flag{f}, a) != nil
+		}
+		if !present {
+			arg, _ := unquoteUsage(f.(cli.DocGenerationFlag).GetUsage())
+			e := usageError("%s needs %s %s", cmd.Name, dashed(f.Names()[0]), arg)
+			e.hints = usageHints(cmd, nil)
+			return e
+		}
+	}
+	return nil
+}
+
+// unquoteUsage reads a flag's usage as urfave/cli does: the first word in
+// backticks names the value ("the workspace root `DIR`").
+func unquoteUsage(usage string) (name, text string) {
+	i := strings.IndexByte(usage, '`')
+	if i < 0 {
+		return "", usage
+	}
+	j := strings.IndexByte(usage[i+1:], '`')
+	if j < 0 {
+		return "", usage
+	}
+	name = usage[i+1 : i+1+j]
+	return name, usage[:i] + name + usage[i+2+j:]
 }
 
 // isFlag: "-x", "--x", "--x=v"; "-" alone (standard input) and "--" are

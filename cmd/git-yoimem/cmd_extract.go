@@ -43,7 +43,7 @@ partial is left: the next run covers the same range.
 --check reports the tokens since the pointer and whether a run is due,
 without calling a model. Both feed the token ledger of the usage metrics.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "log", Usage: "the session log to read, a JSONL file at `PATH`", Destination: &opts.log},
+			&cli.StringFlag{Name: "log", Usage: "the session log to read, a JSONL file at `PATH` (required)", Destination: &opts.log, Required: true},
 			&cli.StringFlag{Name: "format", Usage: "the log's `FORMAT`: native, claude-code or codex (default: detected)", Destination: &opts.format},
 			&cli.StringFlag{Name: "model", Usage: "the `MODEL` to ask, overriding yoimem.extract.model", Destination: &opts.model},
 			&cli.BoolFlag{Name: "check", Usage: "only report whether a run is due; no model call", Destination: &opts.check},
@@ -55,9 +55,6 @@ without calling a model. Both feed the token ledger of the usage metrics.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("extract takes no arguments; give the log with --log PATH")
-			}
-			if opts.log == "" {
-				return usageError("extract needs --log PATH: the agent session log to read")
 			}
 			if opts.check && (opts.force || opts.dryRun) || opts.force && opts.dryRun {
 				return usageError("--check, --force and --dry-run exclude each other")

@@ -65,21 +65,6 @@ func manOptions(flags []cli.Flag) []manpage.Option {
 	return out
 }
 
-// unquoteUsage reads a flag's usage as urfave/cli does: the first word in
-// backticks names the value ("the workspace root `DIR`").
-func unquoteUsage(usage string) (name, text string) {
-	i := strings.IndexByte(usage, '`')
-	if i < 0 {
-		return "", usage
-	}
-	j := strings.IndexByte(usage[i+1:], '`')
-	if j < 0 {
-		return "", usage
-	}
-	name = usage[i+1 : i+1+j]
-	return name, usage[:i] + name + usage[i+2+j:]
-}
-
 func capitalize(s string) string {
 	if s == "" {
 		return s
