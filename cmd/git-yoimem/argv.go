@@ -78,7 +78,7 @@ func parseArgs(app *cli.App, args []string) (invocation, error) {
 		f := findFlag(cmd.Flags, a)
 		if f == nil {
 			if f = findFlag(app.Flags, a); f == nil {
-				return invocation{}, unknownFlag(a, cmd, cmd.Flags)
+				return invocation{}, unknownFlag(a, cmd, append(append([]cli.Flag(nil), cmd.Flags...), app.Flags...))
 			}
 			dest = &globals
 		}
