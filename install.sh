@@ -99,6 +99,7 @@ if $demo; then
 	(fetch ./cmd/git-yoimem-llm && compile git-yoimem-llm) >"$logs/helper.log" 2>&1 &
 	helper_pid=$!
 else
+	fetch ./cmd/git-yoimem-llm
 	say "building $helper_note ..."
 	SECONDS=0
 	build git-yoimem-llm
