@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
@@ -113,9 +115,20 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 		}
 	}
 	if len(created) > 0 {
-		fmt.Fprint(env.Stderr, nextSteps(displayPath(env, yoi)))
+		fmt.Fprint(env.Stderr, nextSteps(displayPath(env, yoi), mcpArgs(w)))
 	}
 	return nil
+}
+
+// mcpArgs are the arguments of 'git yoimem mcp' for a client that starts
+// it at the top level: the workspace too, when it is elsewhere.
+func mcpArgs(w *workspace) string {
+	args := `"yoimem", "mcp"`
+	if rel, err := filepath.Rel(w.repo.TopLevel, w.root); err == nil && rel != "." {
+		b, _ := json.Marshal(filepath.ToSlash(rel))
+		args = `"yoimem", "--workspace", ` + string(b) + `, "mcp"`
+	}
+	return args
 }
 
 // initHooks installs the hooks; a hook we may not replace is the user's
@@ -134,15 +147,24 @@ func initHooks(ctx context.Context, env Env, w *workspace) error {
 
 // nextSteps is what a new .yoi/ needs from the user: a commit, so that the
 // team and every clone share it, and an agent connected to it.
-func nextSteps(yoi string) string {
+func nextSteps(yoi, mcpArgs string) string {
 	return `next steps:
-  git add ` + yoi + ` && git commit -m 'Add git-yoimem memory'
+  git add ` + shellQuote(yoi) + ` && git commit -m 'Add git-yoimem memory'
       commit the layout: the team and every clone share the memory
   connect an agent over MCP, e.g. in .mcp.json at the top level (Claude Code):
-      {"mcpServers": {"yoimem": {"command": "git", "args": ["yoimem", "mcp"]}}}
+      {"mcpServers": {"yoimem": {"command": "git", "args": [` + mcpArgs + `]}}}
   'git yoimem help' and 'man git-yoimem' describe every command; the README
       of git-yoimem describes agents, retrieval and the memory branch
 `
+}
+
+// shellQuote quotes s for sh when it holds anything but letters, digits
+// and "_./-", so that a printed command runs as written.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // createIfMissing writes a new file atomically; an existing one is kept.
