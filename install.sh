@@ -57,18 +57,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# fetch PACKAGE...: download the modules the packages need, summarised in
+# fetch NAME PACKAGE...: download the modules the packages need, said in
 # one line instead of a "go: downloading" line per module.
 fetch() {
+	local name=$1
+	shift
 	if (cd -- "$here" && GOPROXY=off go list -deps "$@" >/dev/null 2>&1); then
 		return 0 # all in the module cache already
 	fi
-	say "downloading the Go modules of $* (first run only; a minute or two on a slow network) ..."
-	if ! (cd -- "$here" && go list -deps "$@" >/dev/null 2>"$logs/fetch.log"); then
-		cat -- "$logs/fetch.log" >&2
+	say "downloading the Go modules of $name (first run only; a minute or two on a slow network) ..."
+	if ! (cd -- "$here" && go list -deps "$@" >/dev/null 2>"$logs/fetch-$name.log"); then
+		cat -- "$logs/fetch-$name.log" >&2
 		die "could not download the Go modules (see above)"
 	fi
-	say "downloaded $(grep -c '^go: downloading' "$logs/fetch.log" || true) modules"
+	say "downloaded $(grep -c '^go: downloading' "$logs/fetch-$name.log" || true) modules"
 }
 
 # compile CMD: build ./cmd/CMD as bindir/CMD.tmp (the go command is the
@@ -83,7 +85,7 @@ build() { compile "$1" && mv -f -- "$bindir/$1.tmp" "$bindir/$1"; }
 
 packages=(./cmd/git-yoimem)
 $demo && packages+=(./internal/cmd/unpack)
-fetch "${packages[@]}"
+fetch git-yoimem "${packages[@]}"
 say "building git-yoimem (the first build compiles its dependencies: about a minute) ..."
 SECONDS=0
 build git-yoimem
@@ -96,10 +98,10 @@ say "installed $bindir/git-yoimem ($("$bindir/git-yoimem" --version)) in ${SECON
 helper_note="git-yoimem-llm, the helper for anthropic: and openai: models (its first build compiles both SDKs: a few minutes)"
 if $demo; then
 	say "building $helper_note, in the background while the demo runs ..."
-	(fetch ./cmd/git-yoimem-llm && compile git-yoimem-llm) >"$logs/helper.log" 2>&1 &
+	(fetch git-yoimem-llm ./cmd/git-yoimem-llm && compile git-yoimem-llm) >"$logs/helper.log" 2>&1 &
 	helper_pid=$!
 else
-	fetch ./cmd/git-yoimem-llm
+	fetch git-yoimem-llm ./cmd/git-yoimem-llm
 	say "building $helper_note ..."
 	SECONDS=0
 	build git-yoimem-llm
