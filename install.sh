@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# install.sh: build git-yoimem (and its model-call helper git-yoimem-llm)
-# and install them where git finds them.
+# install.sh: build git-yoimem and install it where git finds it, with its
+# man page and git-yoimem-llm, the helper that makes Anthropic and OpenAI
+# model calls.
 #
 #   ./install.sh [--prefix DIR] [--demo]
 #
-# The binary goes to DIR/bin (with --prefix), else to the first of
-# ~/.local/bin (when on PATH) or /usr/local/bin (when writable), else to
-# ~/.local/bin with a note on PATH. git runs `git yoimem` as `git-yoimem`
-# from PATH. --demo then runs git-yoimem on a sample repository in a
-# temporary directory. Needs Go (1.26 or later) and git.
+# The binaries go to DIR/bin and the man page to DIR/share/man/man1 (with
+# --prefix), else under the first of ~/.local (when ~/.local/bin is on
+# PATH) or /usr/local (when writable), else ~/.local with a note on PATH.
+# git runs `git yoimem` as git-yoimem from PATH, and `git yoimem --help`
+# as `man git-yoimem`. --demo then runs git-yoimem on a sample repository
+# in a temporary directory while the helper builds. Needs Go (1.26 or
+# later) and git. The first build downloads and compiles the dependencies:
+# a few minutes; later ones take seconds.
 set -euo pipefail
 
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "${BASH_SOURCE[0]}"; }
 prefix=""
 demo=false
 while (($#)); do
@@ -19,12 +24,13 @@ while (($#)); do
 	--prefix) prefix=${2:?--prefix needs a directory}; shift 2 ;;
 	--prefix=*) prefix=${1#--prefix=}; shift ;;
 	--demo) demo=true; shift ;;
-	-h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) usage; exit 0 ;;
 	*) echo "install.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 
 die() { echo "install.sh: error: $*" >&2; exit 2; }
+say() { echo "install.sh: $*" >&2; }
 command -v go >/dev/null 2>&1 || die "Go is not on PATH; install Go 1.26 or later from your package manager or go.dev"
 command -v git >/dev/null 2>&1 || die "git is not on PATH; install git (apt-get install git)"
 
@@ -39,28 +45,84 @@ elif [[ -w /usr/local/bin ]]; then
 else
 	bindir=$HOME/.local/bin
 fi
-mkdir -p -- "$bindir"
+# man-db looks for the pages of DIR/bin (on PATH) in DIR/share/man.
+mandir=$(dirname -- "$bindir")/share/man/man1
+mkdir -p -- "$bindir" "$mandir"
 
-# Two binaries: git-yoimem, and git-yoimem-llm, which makes the Anthropic
-# and OpenAI calls so that git-yoimem (run by every commit's hook and every
-# agent turn) does not carry the SDKs. urfave_cli_no_docs drops the CLI
-# library's man-page generator, which nothing uses, from start-up.
-echo "building git-yoimem and git-yoimem-llm ..." >&2
-for cmd in git-yoimem git-yoimem-llm; do
-	(cd -- "$here" && go build -trimpath -tags urfave_cli_no_docs -o "$bindir/$cmd.tmp" "./cmd/$cmd")
-	mv -f -- "$bindir/$cmd.tmp" "$bindir/$cmd"
-done
-echo "installed $bindir/git-yoimem ($("$bindir/git-yoimem" --version)) and $bindir/git-yoimem-llm" >&2
-if on_path "$bindir"; then
-	echo "git finds it: try 'git yoimem --help'" >&2
+logs=$(mktemp -d "${TMPDIR:-/tmp}/yoimem-install.XXXXXX")
+helper_pid=""
+cleanup() {
+	[[ -z $helper_pid ]] || kill "$helper_pid" 2>/dev/null || true
+	rm -rf -- "$logs"
+}
+trap cleanup EXIT
+
+# fetch NAME PACKAGE...: download the modules the packages need, said in
+# one line instead of a "go: downloading" line per module.
+fetch() {
+	local name=$1
+	shift
+	if (cd -- "$here" && GOPROXY=off go list -deps "$@" >/dev/null 2>&1); then
+		return 0 # all in the module cache already
+	fi
+	say "downloading the Go modules of $name (first run only; a minute or two on a slow network) ..."
+	if ! (cd -- "$here" && go list -deps "$@" >/dev/null 2>"$logs/fetch-$name.log"); then
+		cat -- "$logs/fetch-$name.log" >&2
+		die "could not download the Go modules (see above)"
+	fi
+	say "downloaded $(grep -c '^go: downloading' "$logs/fetch-$name.log" || true) modules"
+}
+
+# compile CMD: build ./cmd/CMD as bindir/CMD.tmp (the go command is the
+# subshell's last process: stopping it stops the build). urfave_cli_no_docs
+# leaves the CLI library's own man-page generator, which nothing uses,
+# out of start-up.
+compile() {
+	(cd -- "$here" && exec go build -trimpath -tags urfave_cli_no_docs -o "$bindir/$1.tmp" "./cmd/$1")
+}
+# build CMD: compile it and put it in place atomically.
+build() { compile "$1" && mv -f -- "$bindir/$1.tmp" "$bindir/$1"; }
+
+packages=(./cmd/git-yoimem)
+$demo && packages+=(./internal/cmd/unpack)
+fetch git-yoimem "${packages[@]}"
+say "building git-yoimem (the first build compiles its dependencies: about a minute) ..."
+SECONDS=0
+build git-yoimem
+cp -f -- "$here/docs/man/git-yoimem.1" "$mandir/git-yoimem.1"
+say "installed $bindir/git-yoimem ($("$bindir/git-yoimem" --version)) in ${SECONDS}s, and its man page $mandir/git-yoimem.1"
+
+# The helper is needed only for anthropic: and openai: models, and its
+# first build (both SDKs) takes minutes: while the demo runs, in the
+# background.
+helper_note="git-yoimem-llm, the helper for anthropic: and openai: models (its first build compiles both SDKs: a few minutes)"
+if $demo; then
+	say "building $helper_note, in the background while the demo runs ..."
+	(fetch git-yoimem-llm ./cmd/git-yoimem-llm && compile git-yoimem-llm) >"$logs/helper.log" 2>&1 &
+	helper_pid=$!
 else
-	echo "note: $bindir is not on PATH; add it so git finds 'git yoimem':" >&2
+	fetch git-yoimem-llm ./cmd/git-yoimem-llm
+	say "building $helper_note ..."
+	SECONDS=0
+	build git-yoimem-llm
+	say "installed $bindir/git-yoimem-llm in ${SECONDS}s"
+fi
+
+if on_path "$bindir"; then
+	say "git finds it: try 'git yoimem help', or 'git yoimem --help' for the manual"
+	if command -v man >/dev/null 2>&1 && ! man -w git-yoimem >/dev/null 2>&1; then
+		say "note: man does not find git-yoimem(1): MANPATH leaves out $(dirname -- "$mandir"); add it:"
+		echo "  export MANPATH=\"$(dirname -- "$mandir"):\$MANPATH\"" >&2
+	fi
+else
+	say "note: $bindir is not on PATH; add it so git finds 'git yoimem':"
 	echo "  export PATH=\"$bindir:\$PATH\"" >&2
 fi
 
 $demo || exit 0
 
 # The demo: a sample repository with agent memory, linted, fixed, linted.
+(
 export PATH="$bindir:$PATH"
 work=$(mktemp -d "${TMPDIR:-/tmp}/yoimem-demo.XXXXXX")
 repo=$work/tinyshop
@@ -124,3 +186,16 @@ step git yoimem extract --log "$session" --check
 step git status --short
 echo
 echo "demo repository kept at $repo"
+)
+
+echo >&2
+say "waiting for git-yoimem-llm to finish building ..."
+SECONDS=0
+if ! wait "$helper_pid"; then
+	helper_pid=""
+	cat -- "$logs/helper.log" >&2
+	die "git-yoimem-llm did not build (see above); git-yoimem is installed, and works with every model but anthropic: and openai:"
+fi
+helper_pid=""
+mv -f -- "$bindir/git-yoimem-llm.tmp" "$bindir/git-yoimem-llm"
+say "installed $bindir/git-yoimem-llm (waited ${SECONDS}s)"

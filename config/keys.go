@@ -96,7 +96,7 @@ func Keys() []Key {
 		{KeySearchMaxResults, Int, "20", "hit limit of knowledge_search / memory_search"},
 		{KeySearchExcerptLines, Int, "2", "lines of context around each match in an excerpt"},
 		{KeyContextBudgetChars, Int, "24000", "budget of the always-on context"},
-		{KeyLintMaxFileBytes, Size, "1048576", "files larger than this are not parsed (error)"},
+		{KeyLintMaxFileBytes, Size, "1048576", "files larger than this are refused whole, with their size: a lint error, and an error of every command or tool that would read one (never its first bytes); also the most memory write takes on stdin; 0: no limit"},
 		{KeyLintSummaryChars, Int, "20000", "character hard cap of memory/summary.md"},
 		{KeyLintDecisionChars, Int, "12000", "character hard cap of a decision"},
 		{KeyLintRequestChars, Int, "12000", "character hard cap of a request"},

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/internal/suggest"
 )
 
 // Value is the effective value of one key.
@@ -246,26 +247,39 @@ func parseBool(s string) (b, ok bool) {
 
 // unknownKeyMessage describes an unknown key and suggests known ones.
 func unknownKeyMessage(name string) string {
-	if !isYoimem(name) {
-		return fmt.Sprintf("unknown key %s: git yoimem settings start with \"yoimem.\"", quote.Short(name))
-	}
 	msg := "unknown key " + quote.Short(name)
-	for _, k := range Keys() {
-		if strings.EqualFold(k.Name, name) {
-			return msg + "; did you mean " + k.Name + "? (subsection names are case-sensitive)"
-		}
+	if !isYoimem(name) {
+		msg += `: git yoimem settings start with "yoimem."`
 	}
-	if s := suggest(name); len(s) > 0 {
-		msg += "; did you mean " + orList(s) + "?"
+	s := SuggestKeys(name)
+	if len(s) == 0 {
+		return msg
+	}
+	msg += "; did you mean " + suggest.OrList(s) + "?"
+	if len(s) == 1 && strings.EqualFold(s[0], name) {
+		msg += " (subsection names are case-sensitive)"
 	}
 	return msg
 }
 
-// suggest returns the known keys closest to an unknown name: those with
-// the same last part in another section, or else those at the smallest
-// edit distance, if it is small enough.
-func suggest(name string) []string {
+// SuggestKeys returns the known keys an unknown name was probably meant
+// to be: the key it names without "yoimem.", the same key with the
+// subsection in another case, the keys with the same last part in another
+// section, or else the keys the fewest edits away, if few enough. nil when
+// none is close.
+func SuggestKeys(name string) []string {
+	if !isYoimem(name) {
+		if i := index("yoimem." + name); i >= 0 {
+			return []string{Keys()[i].Name}
+		}
+		return nil
+	}
 	keys := Keys()
+	for _, k := range keys {
+		if strings.EqualFold(k.Name, name) {
+			return []string{k.Name}
+		}
+	}
 	var out []string
 	if _, _, key, ok := splitName(name); ok {
 		for _, k := range keys {
@@ -277,49 +291,11 @@ func suggest(name string) []string {
 	if len(out) > 0 {
 		return out
 	}
-	lname := strings.ToLower(name)
-	best := math.MaxInt
-	for _, k := range keys {
-		switch d := editDistance(lname, strings.ToLower(k.Name)); {
-		case d < best:
-			best, out = d, []string{k.Name}
-		case d == best:
-			out = append(out, k.Name)
-		}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.Name
 	}
-	if best > max(2, len(lname)/5) {
-		return nil
-	}
-	return out
-}
-
-// orList joins names as "a", "a or b", "a, b or c".
-func orList(names []string) string {
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return suggest.Within(name, names, max(2, len(name)/5))
 }
 
 // valueList returns the values in registry order; a nil or zero Config has

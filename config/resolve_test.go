@@ -313,23 +313,6 @@ func TestNilAndZeroConfigHoldDefaults(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"branch", "brnch", 1}, {"abc", "abc", 0},
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-	if got := strings.Count(orList([]string{"a", "b", "c"}), ","); got != 1 || orList([]string{"a", "b", "c"}) != "a, b or c" {
-		t.Errorf("orList = %q", orList([]string{"a", "b", "c"}))
-	}
-}
-
 // TestResolveCommittedFileCannotRunCommands: the committed .yoi/config may
 // choose an API model but not a command: or replay: model or a base URL
 // (they would run code or send keys on every teammate's machine); git
@@ -384,5 +367,24 @@ func TestMessagesCapWhatTheyEcho(t *testing.T) {
 	}
 	if _, err := ParseFlag(strings.Repeat("b", 3000)); err == nil || strings.Contains(err.Error(), strings.Repeat("b", 81)) {
 		t.Errorf("long flag: %v", err)
+	}
+}
+
+func TestSuggestKeys(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		want []string
+	}{
+		{"yoimem.serach.maxResults", []string{"yoimem.search.maxResults"}},
+		{"yoimem.search.maxresult", []string{"yoimem.search.maxResults"}},
+		{"yoimem.Search.maxResults", []string{"yoimem.search.maxResults"}},
+		{"yoimem.model", []string{"yoimem.extract.model", "yoimem.consolidate.model"}},
+		{"search.maxResults", []string{"yoimem.search.maxResults"}},
+		{"yoimem.frobnicate", nil},
+		{"core.editor", nil},
+	} {
+		if got := SuggestKeys(tt.name); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("SuggestKeys(%q) = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/internal/suggest"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -26,6 +27,7 @@ func newConfigCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "config",
 		Usage:     "show effective settings and where each comes from",
 		ArgsUsage: "[KEY]",
+		UsageText: "git yoimem config [--format text|json] [KEY]",
 		Description: `Lists every yoimem.* setting with its effective value and origin:
 a -c flag, git config (any scope), the committed .yoi/config, or the
 built-in default. With KEY, prints that key's value alone.
@@ -73,7 +75,7 @@ func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOption
 	if opts.key != "" {
 		v, ok := cfg.Get(opts.key)
 		if !ok {
-			return usageError("unknown key %s; 'git yoimem config' lists every key", quote.Value(opts.key))
+			return unknownKey(opts.key)
 		}
 		values = []config.Value{v}
 		if opts.format == "text" {
@@ -99,6 +101,15 @@ func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOption
 	tw.Flush()
 	_, err = fmt.Fprint(env.Stdout, b.String())
 	return err
+}
+
+// unknownKey is a KEY argument that names no setting, with what it
+// probably meant.
+func unknownKey(key string) error {
+	if s := config.SuggestKeys(key); len(s) > 0 {
+		return usageErrorHint("did you mean "+suggest.OrList(s)+"?", "unknown key %s", quote.Short(key))
+	}
+	return usageErrorHint("'git yoimem config' lists every key", "unknown key %s", quote.Short(key))
 }
 
 func isNotRepo(err error) bool {

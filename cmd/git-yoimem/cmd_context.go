@@ -22,8 +22,9 @@ type contextOptions struct {
 func newContextCommand(env Env, g *globalOptions) *cli.Command {
 	var opts contextOptions
 	return &cli.Command{
-		Name:  "context",
-		Usage: "print the always-on context: the summary and the model-invocable knowledge",
+		Name:      "context",
+		Usage:     "print the always-on context: the summary and the model-invocable knowledge",
+		UsageText: "git yoimem context [--format text|json]",
 		Description: `Prints what an agent session starts with: the body of memory/summary.md
 and one line per knowledge record with model_invokation: true (its slug and
 description), between <yoimem-memory> markers, within
@@ -34,6 +35,9 @@ and named in a visible line; a summary alone over the budget is an error
 		Action: func(c *cli.Context) error {
 			if err := checkFormat(opts.format); err != nil {
 				return err
+			}
+			if c.NArg() > 0 {
+				return usageError("context takes no arguments")
 			}
 			return runContext(c.Context, env, g, opts)
 		},
@@ -83,10 +87,11 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 
 func newExpandCommand(env Env, g *globalOptions) *cli.Command {
 	return &cli.Command{
-		Name:  "expand",
-		Usage: "expand #slug references of stdin to the knowledge they name (stdout)",
-		Description: `Reads a prompt on stdin (all of it) and writes it to stdout with the body
-of every knowledge record it references as #slug appended once, between
+		Name:      "expand",
+		Usage:     "expand #slug references of stdin to the knowledge they name (stdout)",
+		UsageText: "git yoimem expand < PROMPT",
+		Description: `Reads a prompt on stdin (all of it) and writes it to stdout with the body of every
+knowledge record it references as #slug appended once, between
 <yoimem-memory> markers. Records with user_invocable: false are not
 expanded; unknown slugs are reported on stderr. The text itself is
 unchanged. A referenced record over yoimem.lint.maxFileBytes is an error

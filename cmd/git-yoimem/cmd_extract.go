@@ -26,8 +26,9 @@ type extractOptions struct {
 func newExtractCommand(env Env, g *globalOptions) *cli.Command {
 	var opts extractOptions
 	return &cli.Command{
-		Name:  "extract",
-		Usage: "turn the new part of an agent session log into a staging file for consolidation",
+		Name:      "extract",
+		Usage:     "turn the new part of an agent session log into a staging file for consolidation",
+		UsageText: "git yoimem extract --log PATH [--format native|claude-code|codex] [--check | --force | --dry-run] [--model MODEL] [--max-runs N] [--json]",
 		Description: `Reads the session log after its pointer, asks the model
 (yoimem.extract.model) what was decided, discussed, tried and requested,
 and writes the answer to .yoi/memory/_staging/<id>.json with its source
@@ -47,14 +48,14 @@ The report shows the state found, the runs made, and the state left
 request a run would send: the text a command: model reads on stdin, or
 with --json the request the model helper gets.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "log", Usage: "the session log (JSONL)", Destination: &opts.log, Required: true},
-			&cli.StringFlag{Name: "format", Usage: "log format: native, claude-code or codex (default: detected)", Destination: &opts.format},
-			&cli.StringFlag{Name: "model", Usage: "model string, overriding yoimem.extract.model", Destination: &opts.model},
+			&cli.StringFlag{Name: "log", Usage: "the session log to read, a JSONL file at `PATH` (required)", Destination: &opts.log, Required: true},
+			&cli.StringFlag{Name: "format", Usage: "the log's `FORMAT`: native, claude-code or codex (default: detected)", Destination: &opts.format},
+			&cli.StringFlag{Name: "model", Usage: "the `MODEL` to ask, overriding yoimem.extract.model", Destination: &opts.model},
 			&cli.BoolFlag{Name: "check", Usage: "only report whether a run is due; no model call", Destination: &opts.check},
 			&cli.BoolFlag{Name: "force", Usage: "run even below the threshold", Destination: &opts.force},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the request a run would send to the model for the entries after the pointer; no model call, nothing written", Destination: &opts.dryRun},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON", Destination: &opts.json},
-			&cli.IntFlag{Name: "max-runs", Usage: "runs at most, when the threshold is met again after one", Value: 4, Destination: &opts.maxRuns},
+			&cli.IntFlag{Name: "max-runs", Usage: "at most `N` runs, when the threshold is met again after one", Value: 4, Destination: &opts.maxRuns},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

@@ -29,6 +29,7 @@ func newHookCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "hook",
 		Usage:     "run a git hook (called by the shims 'git yoimem install' writes)",
 		ArgsUsage: "pre-commit | pre-push REMOTE URL",
+		UsageText: "git yoimem hook pre-commit\ngit yoimem hook pre-push [REMOTE [URL]] < REF-LINES",
 		Description: `pre-commit lints the staged versions of the changed .yoi/ records
 (references checked against the staged tree) and refuses staged files
 under .yoi/memory/_staging/ (extract output and the consolidation lock are
@@ -53,7 +54,7 @@ Findings print compiler style; exit 1 refuses the commit or push.`,
 			case "pre-push":
 				return runPrePush(c.Context, env, g, opts)
 			}
-			return usageError("unknown hook %q: want pre-commit or pre-push", opts.name)
+			return choiceError("hook", opts.name, []string{"pre-commit", "pre-push"}, "git yoimem hook")
 		},
 	}
 }
@@ -87,9 +88,13 @@ func yoiPrefix(w *workspace) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
+// runPreCommit finds what the commit stages under .yoi/ before it reads
+// the configuration: a commit that stages nothing there goes through
+// whatever the configuration says (a bad uncommitted .yoi/config must not
+// block commits of other files).
 func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	env = hookEnv(env)
-	w, err := openWorkspace(ctx, env, g)
+	w, err := findWorkspace(ctx, env, g)
 	if err != nil {
 		return err
 	}
@@ -104,10 +109,11 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	if err != nil {
 		return cannotRun(err)
 	}
-	lo := lintOptions(w.cfg)
 	// The index and objects are read directly; git answers when the index
 	// is split or sparse, or anything else is out of the ordinary.
-	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, w.repo.IndexFile(env.Dir, env.Getenv), prefix, lo.MaxFileBytes)
+	index := w.repo.IndexFile(env.Dir, env.Getenv)
+	maxRead := config.Defaults().Int(config.KeyLintMaxFileBytes)
+	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, index, prefix, maxRead)
 	if err != nil {
 		if changed, deleted, err = stagedChanges(ctx, w.repo, prefix); err != nil {
 			return cannotRun(err)
@@ -121,6 +127,14 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	records := lintable(changed)
 	if len(records) == 0 && len(deleted) == 0 {
 		return nil
+	}
+	if err := w.configure(ctx, env, g); err != nil {
+		return err
+	}
+	lo := lintOptions(w.cfg)
+	if lazySnap != nil && lo.MaxFileBytes != maxRead {
+		// The size limit is configured: read the index again with it.
+		_, _, lazySnap, _ = gitstore.StagedFast(objs, index, prefix, lo.MaxFileBytes)
 	}
 	var snap record.Snapshot
 	if lazySnap != nil {
@@ -303,7 +317,7 @@ func runPrePush(ctx context.Context, env Env, g *globalOptions, opts hookOptions
 	err = reportHookFindings(ctx, env, w, prefix, all, "push")
 	if len(failures) > 0 && err == nil {
 		err = &exitError{code: exitFindings, err: fmt.Errorf("git-yoimem refused the push: %d memory commit(s) with bad trailers", len(failures)),
-			hints: []string{"memory commits are written by 'git yoimem consolidate'; rewrite or drop the bad ones before pushing"}}
+			hints: []string{"memory commits are written by consolidation; rewrite or drop the bad ones before pushing"}}
 	}
 	return err
 }

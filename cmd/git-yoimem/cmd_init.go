@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
@@ -25,8 +27,9 @@ const stagingIgnore = "/memory/_staging/\n"
 func newInitCommand(env Env, g *globalOptions) *cli.Command {
 	var opts initOptions
 	return &cli.Command{
-		Name:  "init",
-		Usage: "create the .yoi/ layout in this repository",
+		Name:      "init",
+		Usage:     "create the .yoi/ layout in this repository",
+		UsageText: "git yoimem init [--no-hooks]",
 		Description: `Creates .yoi/ at the workspace root (the repository's top level unless
 --workspace says otherwise): memory/decisions/, memory/requests/,
 knowledge/, a starter memory/summary.md, a commented .yoi/config listing
@@ -35,7 +38,9 @@ memory/_staging/. Existing files are left as they are, so running init
 again is safe. Nothing outside .yoi/ is written, except the git hooks:
 init runs 'git yoimem install' (pre-commit and pre-push shims) unless
 --no-hooks is given. A hook that is not ours is left alone with a warning;
-'git yoimem install --chain' keeps it and runs it first.`,
+'git yoimem install --chain' keeps it and runs it first. When it has
+created something, init ends with the next steps on stderr: commit .yoi/,
+connect an agent.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "no-hooks", Usage: "do not install the git hooks", Destination: &opts.noHooks},
 		},
@@ -68,7 +73,8 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 		}
 		created = append(created, record.Dir+"/"+d+"/")
 	}
-	summary, err := record.Render(&record.Record{Kind: record.KindSummary, UpdatedAt: env.Now()}, []byte("# Summary\n\nWhat every agent session should know about this project.\n"))
+	now := env.Now().UTC()
+	summary, err := record.Render(&record.Record{Kind: record.KindSummary, CreatedAt: now, UpdatedAt: now}, []byte("# Summary\n\nWhat every agent session should know about this project.\n"))
 	if err != nil {
 		return cannotRun(err)
 	}
@@ -103,22 +109,62 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 		}
 		statusf(env.Stderr, "initialized git-yoimem in %s", displayPath(env, yoi))
 	}
-	if opts.noHooks {
-		return nil
-	}
-	if _, err := installHooks(ctx, env, w, installOptions{}); err != nil {
-		// The layout is made; a hook we may not replace is the user's
-		// call, not a failed init.
-		var fe *hooks.ForeignHookError
-		var pe *hooks.PrevExistsError
-		if errors.As(err, &fe) || errors.As(err, &pe) {
-			warnf(env.Stderr, "hooks not installed: %v", err)
-			statusf(env.Stderr, "hint: 'git yoimem install --chain' keeps your hook and runs it before git-yoimem's")
-			return nil
+	if !opts.noHooks {
+		if err := initHooks(ctx, env, w); err != nil {
+			return err
 		}
-		return err
+	}
+	if len(created) > 0 {
+		fmt.Fprint(env.Stderr, nextSteps(displayPath(env, yoi), mcpArgs(w)))
 	}
 	return nil
+}
+
+// mcpArgs are the arguments of 'git yoimem mcp' for a client that starts
+// it at the top level: the workspace too, when it is elsewhere.
+func mcpArgs(w *workspace) string {
+	args := `"yoimem", "mcp"`
+	if rel, err := filepath.Rel(w.repo.TopLevel, w.root); err == nil && rel != "." {
+		b, _ := json.Marshal(filepath.ToSlash(rel))
+		args = `"yoimem", "--workspace", ` + string(b) + `, "mcp"`
+	}
+	return args
+}
+
+// initHooks installs the hooks; a hook we may not replace is the user's
+// call, not a failed init: a warning.
+func initHooks(ctx context.Context, env Env, w *workspace) error {
+	_, err := installHooks(ctx, env, w, installOptions{})
+	var fe *hooks.ForeignHookError
+	var pe *hooks.PrevExistsError
+	if errors.As(err, &fe) || errors.As(err, &pe) {
+		warnf(env.Stderr, "hooks not installed: %v", err)
+		statusf(env.Stderr, "hint: 'git yoimem install --chain' keeps your hook and runs it before git-yoimem's")
+		return nil
+	}
+	return err
+}
+
+// nextSteps is what a new .yoi/ needs from the user: a commit, so that the
+// team and every clone share it, and an agent connected to it.
+func nextSteps(yoi, mcpArgs string) string {
+	return `next steps:
+  git add ` + shellQuote(yoi) + ` && git commit -m 'Add git-yoimem memory'
+      commit the layout: the team and every clone share the memory
+  connect an agent over MCP, e.g. in .mcp.json at the top level (Claude Code):
+      {"mcpServers": {"yoimem": {"command": "git", "args": [` + mcpArgs + `]}}}
+  'git yoimem help' and 'man git-yoimem' describe every command; the README
+      of git-yoimem describes agents, retrieval and the memory branch
+`
+}
+
+// shellQuote quotes s for sh when it holds anything but letters, digits
+// and "_./-", so that a printed command runs as written.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // createIfMissing writes a new file atomically; an existing one is kept.

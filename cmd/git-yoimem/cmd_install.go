@@ -21,8 +21,9 @@ type installOptions struct {
 func newInstallCommand(env Env, g *globalOptions) *cli.Command {
 	var opts installOptions
 	return &cli.Command{
-		Name:  "install",
-		Usage: "install the pre-commit and pre-push hooks",
+		Name:      "install",
+		Usage:     "install the pre-commit and pre-push hooks",
+		UsageText: "git yoimem install [--chain] [--print] [--force]",
 		Description: `Writes small shell scripts as the pre-commit and pre-push hooks of this
 repository, in the directory git runs hooks from (core.hooksPath if set;
 linked worktrees share the main repository's). Each checks that
@@ -58,8 +59,9 @@ type uninstallOptions struct{}
 func newUninstallCommand(env Env, g *globalOptions) *cli.Command {
 	var opts uninstallOptions
 	return &cli.Command{
-		Name:  "uninstall",
-		Usage: "remove the hooks that 'git yoimem install' wrote",
+		Name:      "uninstall",
+		Usage:     "remove the hooks that 'git yoimem install' wrote",
+		UsageText: "git yoimem uninstall",
 		Description: `Removes git-yoimem's pre-commit and pre-push hooks and puts back the
 hooks that 'git yoimem install --chain' had kept as <name>.yoimem-prev.
 Hooks that git-yoimem did not write are left alone. Running it again is

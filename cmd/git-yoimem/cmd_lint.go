@@ -26,6 +26,7 @@ func newLintCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "lint",
 		Usage:     "check memory records against the linter's rules",
 		ArgsUsage: "[PATH...]",
+		UsageText: "git yoimem lint [--format text|json] [PATH...]\ngit yoimem lint --list-rules [--format text|json]",
 		Description: `Lints the records under .yoi/ in the working tree (all of them, or the
 files and directories named, which must be inside .yoi/). References and
 replaced_by links are checked against the whole .yoi/ either way.
@@ -46,6 +47,9 @@ Exit status is 1 when any finding is an error; warnings alone exit 0.`,
 				return err
 			}
 			opts.paths = c.Args().Slice()
+			if opts.listRules && len(opts.paths) > 0 {
+				return usageError("--list-rules takes no PATH")
+			}
 			return runLint(c.Context, env, g, opts)
 		},
 	}

@@ -25,6 +25,7 @@ func newLogCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "log",
 		Usage:     "list memory commits with their operations and categories",
 		ArgsUsage: "[REV-RANGE]",
+		UsageText: "git yoimem log [--format text|json] [REV-RANGE]",
 		Description: `Lists the memory commits (commits with a Yoimem-Run trailer) reachable
 from the memory branch, newest first, or from REV-RANGE (any range git log
 takes, e.g. main..yoimem/memory). Each shows its record operations

@@ -18,8 +18,9 @@ type mcpOptions struct {
 func newMCPCommand(env Env, g *globalOptions) *cli.Command {
 	var opts mcpOptions
 	return &cli.Command{
-		Name:  "mcp",
-		Usage: "serve the memory tools to an MCP client over stdio",
+		Name:      "mcp",
+		Usage:     "serve the memory tools to an MCP client over stdio",
+		UsageText: "git yoimem mcp [--write]",
 		Description: `Runs an MCP server on stdin/stdout (newline-delimited JSON-RPC) with the
 tools knowledge_search, memory_search and memory_read; with --write also
 memory_write, memory_edit and memory_delete, each linted first (a refusal
@@ -37,6 +38,9 @@ already read is finished and answered, then the server exits 0.`,
 			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message (line) read; a longer one is refused with -32600", Destination: &opts.maxMessageBytes},
 		},
 		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("mcp takes no arguments")
+			}
 			return runMCP(c.Context, env, g, opts)
 		},
 	}

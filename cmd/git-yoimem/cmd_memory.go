@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
@@ -30,6 +31,7 @@ func newMemoryCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "memory",
 		Usage:     "the memory tools for agents that run shell commands: read, write, edit, delete",
 		ArgsUsage: "read|write|edit|delete PATH",
+		UsageText: "git yoimem memory read PATH [--format text|json]\ngit yoimem memory write PATH [--create | --overwrite] [--expect BLOB] < FILE\ngit yoimem memory edit PATH --old TEXT --new TEXT [--expect BLOB]\ngit yoimem memory delete PATH [--expect BLOB]",
 		Description: `The same tools an MCP client or the consolidation agent gets, on records
 of the working tree. PATH is a record's path, from the workspace root or
 from .yoi/: .yoi/knowledge/retry.md or knowledge/retry.md.
@@ -57,21 +59,38 @@ findings and exits 1; nothing is written.`,
 			&cli.BoolFlag{Name: "create", Usage: "write: only create a new record (refused when it exists)", Destination: &opts.create},
 			&cli.BoolFlag{Name: "overwrite", Usage: "write: replace the record if it exists", Destination: &opts.overwrite},
 			&cli.StringFlag{Name: "expect", Usage: "write, edit, delete: refuse unless the record's blob id is still `BLOB`", Destination: &opts.expect},
-			&cli.StringFlag{Name: "old", Usage: "edit: the text to replace", Destination: &opts.old},
-			&cli.StringFlag{Name: "new", Usage: "edit: the replacement", Destination: &opts.new},
+			&cli.StringFlag{Name: "old", Usage: "edit: the `TEXT` to replace", Destination: &opts.old},
+			&cli.StringFlag{Name: "new", Usage: "edit: the replacement `TEXT`", Destination: &opts.new},
 			formatFlag(&opts.format),
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 2 {
-				return usageError("memory needs an operation and a PATH (see 'git yoimem memory --help')")
-			}
 			opts.op, opts.path = c.Args().Get(0), c.Args().Get(1)
+			if err := checkMemoryArgs(c.NArg(), opts.op); err != nil {
+				return err
+			}
 			if err := checkMemoryFlags(c, opts); err != nil {
 				return err
 			}
 			return runMemory(c.Context, env, g, opts)
 		},
 	}
+}
+
+var memoryOps = []string{"read", "write", "edit", "delete"}
+
+// checkMemoryArgs: an operation and one PATH.
+func checkMemoryArgs(n int, op string) error {
+	switch {
+	case n == 0:
+		return usageError("memory needs an operation and a PATH")
+	case !slices.Contains(memoryOps, op):
+		return choiceError("memory operation", op, memoryOps, "git yoimem memory")
+	case n == 1:
+		return usageError("memory %s needs a PATH", op)
+	case n > 2:
+		return usageError("memory %s takes one PATH", op)
+	}
+	return nil
 }
 
 // memoryFlagOps says which operations take each flag: a flag given to
@@ -82,13 +101,8 @@ var memoryFlagOps = map[string][]string{
 }
 
 func checkMemoryFlags(c *cli.Context, opts memoryOptions) error {
-	switch opts.op {
-	case "read", "write", "edit", "delete":
-	default:
-		return usageError("unknown memory operation %q: want read, write, edit or delete", opts.op)
-	}
 	for flag, ops := range memoryFlagOps {
-		if c.IsSet(flag) && !contains(ops, opts.op) {
+		if c.IsSet(flag) && !slices.Contains(ops, opts.op) {
 			return usageError("--%s is not an option of memory %s", flag, opts.op)
 		}
 	}
@@ -99,15 +113,6 @@ func checkMemoryFlags(c *cli.Context, opts memoryOptions) error {
 		return usageError("memory edit needs --old TEXT and --new TEXT")
 	}
 	return checkFormat(opts.format)
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOptions) error {

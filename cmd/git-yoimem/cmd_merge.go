@@ -16,8 +16,9 @@ type mergeOptions struct{}
 func newMergeCommand(env Env, g *globalOptions) *cli.Command {
 	var opts mergeOptions
 	return &cli.Command{
-		Name:  "merge",
-		Usage: "merge the memory branch into the current branch",
+		Name:      "merge",
+		Usage:     "merge the memory branch into the current branch",
+		UsageText: "git yoimem merge",
 		Description: `Runs 'git merge' of the memory branch (yoimem.branch, default
 yoimem/memory) into the branch you are on. It refuses while .yoi/ has
 uncommitted changes (staged, unstaged or untracked), so that no edit of
@@ -44,7 +45,7 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	_, err = gitstore.CommitOfRef(ctx, w.repo, ref)
 	switch {
 	case errors.Is(err, gitstore.ErrNoRef):
-		return cannotRun(fmt.Errorf("no memory branch %s yet", branch), "'git yoimem consolidate' creates it")
+		return cannotRun(fmt.Errorf("no memory branch %s yet", branch), "memory commits are written by consolidation; nothing to merge until one exists")
 	case err != nil:
 		return cannotRun(err, "'git reflog "+ref+"' shows where it pointed before; 'git update-ref "+ref+" <commit>' repairs it")
 	}

@@ -27,6 +27,7 @@ func newSearchCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "search",
 		Usage:     "search knowledge or memory records (knowledge_search, memory_search)",
 		ArgsUsage: "knowledge|memory [QUERY...]",
+		UsageText: "git yoimem search knowledge|memory [--kind KIND] [--format text|json] QUERY...\ngit yoimem search knowledge|memory --slug SLUG [--format text|json]",
 		Description: `Searches the records in the working tree: knowledge/*.md, or the summary,
 decisions and requests. Every term of QUERY must appear in a record
 (case-insensitive, frontmatter included, matched literally). --slug gives
@@ -44,20 +45,22 @@ more}. Excerpts: yoimem.search.excerptLines lines around each match. Exit
 --slug).`,
 		Flags: []cli.Flag{
 			formatFlag(&opts.format),
-			&cli.StringFlag{Name: "slug", Usage: "return this record whole", Destination: &opts.slug},
-			&cli.StringFlag{Name: "kind", Usage: "only records of this kind", Destination: &opts.kind},
+			&cli.StringFlag{Name: "slug", Usage: "return the record `SLUG` whole", Destination: &opts.slug},
+			&cli.StringFlag{Name: "kind", Usage: "only records of this `KIND`", Destination: &opts.kind},
 		},
 		Action: func(c *cli.Context) error {
 			if err := checkFormat(opts.format); err != nil {
 				return err
 			}
-			switch c.Args().First() {
+			switch scope := c.Args().First(); scope {
 			case "knowledge":
 				opts.scope = memory.ScopeKnowledge
 			case "memory":
 				opts.scope = memory.ScopeMemory
-			default:
+			case "":
 				return usageError("search needs a scope: knowledge or memory")
+			default:
+				return choiceError("search scope", scope, []string{"knowledge", "memory"}, "git yoimem search")
 			}
 			opts.query = strings.Join(c.Args().Tail(), " ")
 			return runSearch(c.Context, env, g, opts)
@@ -77,6 +80,7 @@ func newShowCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "show",
 		Usage:     "print a record by slug or path (for knowledge, what #slug expands to)",
 		ArgsUsage: "SLUG|PATH",
+		UsageText: "git yoimem show [--format text|json] [--kind KIND] SLUG|PATH",
 		Description: `Prints one record whole. A SLUG is looked up as #slug resolves it:
 knowledge first, then decisions, then requests; "summary" is the summary.
 When the name belongs to records of several kinds, the first is shown and
@@ -89,7 +93,7 @@ name)}. Exit 0 when shown; 2 when there is no such record or the input
 is bad.`,
 		Flags: []cli.Flag{
 			formatFlag(&opts.format),
-			&cli.StringFlag{Name: "kind", Usage: "only a record of this kind: knowledge, decision, request or summary", Destination: &opts.kind},
+			&cli.StringFlag{Name: "kind", Usage: "only a record of this `KIND`: knowledge, decision, request or summary", Destination: &opts.kind},
 		},
 		Action: func(c *cli.Context) error {
 			if err := checkFormat(opts.format); err != nil {

@@ -18,8 +18,9 @@ type statsOptions struct {
 func newStatsCommand(env Env, g *globalOptions) *cli.Command {
 	var opts statsOptions
 	return &cli.Command{
-		Name:  "stats",
-		Usage: "usage of records: frequency per million input tokens, protection, knowledge candidates",
+		Name:      "stats",
+		Usage:     "usage of records: frequency per million input tokens, protection, knowledge candidates",
+		UsageText: "git yoimem stats [--format text|json]",
 		Description: `Reads the usage events (this machine's per-session journals and the
 committed .yoi/metrics/) and the token ledger, and lists each used record
 with its uses, frequency (its last yoimem.metrics.window invokes per
@@ -36,6 +37,9 @@ inject_tokens}], "candidates": [{path, frequency, uses, sessions}]}.`,
 		Action: func(c *cli.Context) error {
 			if err := checkFormat(opts.format); err != nil {
 				return err
+			}
+			if c.NArg() > 0 {
+				return usageError("stats takes no arguments")
 			}
 			return runStats(c.Context, env, g, opts)
 		},

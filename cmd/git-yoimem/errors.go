@@ -21,6 +21,7 @@ type exitError struct {
 	code  int
 	err   error
 	hints []string
+	usage bool // a bad flag or argument: run adds the command's usage when there is no hint
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -31,9 +32,17 @@ func cannotRun(err error, hints ...string) error {
 	return &exitError{code: exitCannotRun, err: err, hints: hints}
 }
 
-// usageError is a bad flag or argument.
-func usageError(format string, args ...any) error {
-	return &exitError{code: exitCannotRun, err: fmt.Errorf(format, args...), hints: []string{"see 'git yoimem help'"}}
+// usageError is a bad flag or argument (exit 2). Without a hint of its
+// own, run adds the usage of the command it was given to (usageHints).
+func usageError(format string, args ...any) *exitError {
+	return &exitError{code: exitCannotRun, err: fmt.Errorf(format, args...), usage: true}
+}
+
+// usageErrorHint is a usage error with a hint of its own.
+func usageErrorHint(hint, format string, args ...any) *exitError {
+	e := usageError(format, args...)
+	e.hints = []string{hint}
+	return e
 }
 
 // silentExit ends with a code after the command has said all it has to say.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -34,13 +36,41 @@ func TestMain(m *testing.M) {
 }
 
 func TestScript(t *testing.T) {
+	goEnv := goEnvironment(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Setup:               isolatedGit,
+		Setup: func(e *testscript.Env) error {
+			for k, v := range goEnv {
+				e.Setenv(k, v)
+			}
+			return isolatedGit(e)
+		},
 	})
+}
+
+// goEnvironment is what a script needs to run install.sh (which builds
+// with go) without the network: the source tree, and this machine's module
+// and build caches (HOME is the script's own).
+func goEnvironment(t *testing.T) map[string]string {
+	src, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"YOIMEM_SRC": src, "GOPROXY": "off", "GOSUMDB": "off", "GOTOOLCHAIN": "local", "GOFLAGS": ""}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		return env // no go: install_sh skips itself
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for i, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if i < len(lines) {
+			env[k] = lines[i]
+		}
+	}
+	return env
 }
 
 // isolatedGit gives every script its own HOME and git configuration, fixed

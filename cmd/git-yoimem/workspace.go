@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
@@ -62,19 +63,41 @@ func openWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace, 
 		return slowWorkspace(ctx, env, g)
 	}
 	w := &workspace{repo: repo, root: repo.TopLevel}
+	if err := w.configure(ctx, env, g); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// findWorkspace locates the repository and the workspace root and reads
+// no configuration, for a command that may not need it (the pre-commit
+// hook of a commit that stages nothing under .yoi/). w.cfg is nil until
+// w.configure.
+func findWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace, error) {
+	if g.workspace == "" && env.Getenv != nil {
+		if repo, ok := gitstore.Discover(env.Dir, env.Getenv, gitFor(env, env.Dir)); ok {
+			return &workspace{repo: repo, root: repo.TopLevel}, nil
+		}
+	}
+	return locate(ctx, env, g)
+}
+
+// configure loads w's configuration; git is asked for its yoimem.* keys
+// only when its files may hold some.
+func (w *workspace) configure(ctx context.Context, env Env, g *globalOptions) error {
 	var gitEntries []config.Entry
-	if config.MayHaveGitSettings(repo.GitDir, repo.CommonDir, env.Getenv) {
+	if env.Getenv == nil || config.MayHaveGitSettings(w.repo.GitDir, w.repo.CommonDir, env.Getenv) {
 		var err error
-		if gitEntries, err = config.FromGit(ctx, repo.Git.Run); err != nil {
-			return nil, cannotRun(err)
+		if gitEntries, err = config.FromGit(ctx, w.repo.Git.Run); err != nil {
+			return cannotRun(err)
 		}
 	}
 	cfg, err := resolveConfig(env, g, filepath.Join(w.root, record.Dir, record.ConfigPath), gitEntries)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w.cfg = cfg
-	return w, nil
+	return nil
 }
 
 // slowWorkspace asks git where the repository is and what it configures;
@@ -136,7 +159,7 @@ func resolveConfig(env Env, g *globalOptions, file string, gitEntries []config.E
 	for _, s := range g.configFlags {
 		e, err := config.ParseFlag(s)
 		if err != nil {
-			return nil, usageError("%v", err) // it quotes the flag, cut when long
+			return nil, badConfigFlag(s, err)
 		}
 		flags = append(flags, e)
 	}
@@ -157,6 +180,15 @@ func resolveConfig(env Env, g *globalOptions, file string, gitEntries []config.E
 		}
 	}
 	return cfg, nil
+}
+
+// badConfigFlag is a -c that names no key: what was meant, or its shape.
+func badConfigFlag(arg string, err error) error {
+	name, value, _ := strings.Cut(arg, "=")
+	if s := config.SuggestKeys(name); len(s) == 1 {
+		return usageErrorHint("did you mean -c "+s[0]+"="+value+"?", "%v", err)
+	}
+	return usageErrorHint("write it as -c yoimem.<section>.<key>=VALUE; 'git yoimem config' lists every key", "%v", err)
 }
 
 // displayPath shows an absolute path relative to the working directory
