@@ -110,6 +110,7 @@ func (b *bridge) Call(ctx context.Context, req Request) (Response, error) {
 	var resp Response
 	if ans.Response != nil {
 		resp = *ans.Response
+		resp.Usage = Usage{}.Add(resp.Usage) // the helper's counts, in range
 	}
 	if ans.Error != nil {
 		if ans.Error.Provider == "" {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // commandBackend runs a local command: prompt on stdin, reply on stdout.
@@ -89,8 +91,8 @@ func (c *commandBackend) parse(stdout []byte) (Reply, error) {
 		Model:      c.argv[0],
 		StopReason: env.Subtype,
 		Usage: Usage{
-			InputTokens:  env.Usage.InputTokens + env.Usage.CacheCreationInputTokens + env.Usage.CacheReadInputTokens,
-			OutputTokens: env.Usage.OutputTokens,
+			InputTokens:  tokens.Sum(env.Usage.InputTokens, env.Usage.CacheCreationInputTokens, env.Usage.CacheReadInputTokens),
+			OutputTokens: tokens.Sum(env.Usage.OutputTokens),
 		},
 	}}
 	if so := env.StructuredOutput; len(so) > 0 && string(so) != "null" {

@@ -82,7 +82,7 @@ func (rb *replayBackend) Send(ctx context.Context, req Request) (Reply, error) {
 	}
 	r := Reply{Response: Response{
 		Text:       e.Text,
-		Usage:      Usage{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens},
+		Usage:      Usage{}.Add(Usage{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens}),
 		StopReason: e.StopReason,
 		Model:      orDefault(e.Model, "replay"),
 	}}

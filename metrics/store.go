@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // Local is the machine-local side of metrics under the git common
@@ -87,6 +89,9 @@ func (l Local) Clock() (*Clock, error) {
 			}
 			return nil, fmt.Errorf("%s:%d: %w", l.ledgerPath(), i+1, err)
 		}
+		if !tokens.Valid(t.Tokens) {
+			return nil, fmt.Errorf("%s:%d: tokens %d out of range (0 to %d)", l.ledgerPath(), i+1, t.Tokens, tokens.Max)
+		}
 		ticks = append(ticks, t)
 	}
 	return NewClock(ticks), nil
@@ -154,7 +159,7 @@ func Stats(events []Event, clock *Clock, window int, protect float64) []Stat {
 		s := Stat{Record: rec}
 		for _, e := range evs {
 			if e.How == HowInject {
-				s.InjectTokens += e.Tokens
+				s.InjectTokens = tokens.Add(s.InjectTokens, e.Tokens)
 			} else {
 				s.Uses++
 			}

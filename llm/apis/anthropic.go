@@ -9,6 +9,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/yoimem/git-yoimem/internal/tokens"
 	"github.com/yoimem/git-yoimem/llm"
 )
 
@@ -168,8 +169,8 @@ func (a *anthropicBackend) reply(req llm.Request, msg *anthropic.Message) (llm.R
 		StopReason: string(msg.StopReason),
 		Model:      string(msg.Model),
 		Usage: llm.Usage{
-			InputTokens:  u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens,
-			OutputTokens: u.OutputTokens,
+			InputTokens:  tokens.Sum(u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens),
+			OutputTokens: tokens.Sum(u.OutputTokens),
 		},
 	}}
 	var text []string

@@ -128,7 +128,7 @@ func openAIMessages(m llm.Message) []openai.ChatCompletionMessageParamUnion {
 func (o *openAIBackend) reply(req llm.Request, resp *openai.ChatCompletion) (llm.Reply, error) {
 	r := llm.Reply{Response: llm.Response{
 		Model: resp.Model,
-		Usage: llm.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens},
+		Usage: llm.Usage{}.Add(llm.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens}),
 	}}
 	if len(resp.Choices) == 0 {
 		return r, &llm.Error{Provider: o.Name(), Kind: llm.ErrEmpty, Message: "no choices"}
