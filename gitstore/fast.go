@@ -209,7 +209,8 @@ func (r Repo) IndexFile(dir string, getenv func(string) string) string {
 // (.yoi/-relative paths) and a function that builds the snapshot of the
 // staged .yoi/ (most commits stage nothing there and never call it),
 // reading the index file and objects directly. An error means: ask
-// git (see IndexSnapshot).
+// git (see IndexSnapshot), except ErrIndexChecksum: the index is damaged,
+// and git, which does not check, would commit what it says.
 func StagedFast(objs *Objects, indexFile, prefix string, maxRead int64) (changed, deleted []string, snap func() record.Snapshot, err error) {
 	idx, err := parseIndex(indexFile, prefix)
 	if err != nil {

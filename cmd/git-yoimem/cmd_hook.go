@@ -107,6 +107,9 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	// The index and objects are read directly; git answers when the index
 	// is split or sparse, or anything else is out of the ordinary.
 	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, w.repo.IndexFile(env.Dir, env.Getenv), prefix, lo.MaxFileBytes)
+	if errors.Is(err, gitstore.ErrIndexChecksum) {
+		return cannotRun(err, "'git reset' rebuilds the index from HEAD (the working tree is kept); then stage your changes again")
+	}
 	if err != nil {
 		if changed, deleted, err = stagedChanges(ctx, w.repo, prefix); err != nil {
 			return cannotRun(err)
