@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -285,20 +284,7 @@ func (o *Objects) lookupTree(root plumbing.Hash, p string) (plumbing.Hash, error
 // treeFiles reads a tree object's entries without go-git's tree decoder
 // (which allocates per entry): mode, name and hash.
 func (o *Objects) treeFiles(h plumbing.Hash, fn func(name string, mode filemode.FileMode, hash plumbing.Hash) error) error {
-	raw, err := o.readLoose(h, plumbing.TreeObject)
-	if err != nil {
-		o.mu.Lock()
-		var obj plumbing.EncodedObject
-		obj, err = o.st.EncodedObject(plumbing.TreeObject, h)
-		if err == nil {
-			var r io.ReadCloser
-			if r, err = obj.Reader(); err == nil {
-				raw, err = io.ReadAll(r)
-				r.Close()
-			}
-		}
-		o.mu.Unlock()
-	}
+	_, raw, err := o.readObject(h, plumbing.TreeObject, maxObjectBytes, false)
 	if err != nil {
 		return fmt.Errorf("read tree %s: %w", h, err)
 	}
