@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/yoimem/git-yoimem/internal/tokens"
@@ -51,5 +52,26 @@ func TestCommandEnvelopeUsageRange(t *testing.T) {
 				t.Errorf("usage %+v, want {%d %d}", resp.Usage, tt.wantInput, tt.wantOut)
 			}
 		})
+	}
+}
+
+// TestFirstLines: what a command printed is quoted in an error as at most
+// n lines of at most lineBytes each, control bytes escaped, never raw.
+func TestFirstLines(t *testing.T) {
+	long := strings.Repeat("x", 500)
+	tests := []struct{ in, want string }{
+		{"", "(no stderr)"},
+		{"one\ntwo\n", "one\ntwo"},
+		{"1\n2\n3\n4\n5\n6\n7", "1\n2\n3\n4\n5\n..."},
+		{"bad\x00\x1b[31mred\x7f", `bad\x00\x1b[31mred\x7f`},
+		{long, strings.Repeat("x", 300) + "... (500 bytes)"},
+		{"tab\tok", "tab\tok"},
+		{"crlf\r\nlines\r\n", "crlf\nlines"},
+		{"\xff\xfe", `\xff\xfe`},
+	}
+	for _, tt := range tests {
+		if got := firstLines(tt.in, 5); got != tt.want {
+			t.Errorf("firstLines(%.40q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

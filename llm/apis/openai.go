@@ -38,6 +38,7 @@ func newOpenAI(model string, opts llm.Options) (*openAIBackend, error) {
 		option.WithBaseURL(orDefault(base, openAIBaseURL)),
 		option.WithMaxRetries(opts.Retries()),
 		option.WithRequestTimeout(opts.RequestTimeout()),
+		option.WithMiddleware(limitReplies(opts.ReplyLimit())),
 	}
 	if key != "" {
 		ro = append(ro, option.WithAPIKey(key))
@@ -156,6 +157,9 @@ func (o *openAIBackend) reply(req llm.Request, resp *openai.ChatCompletion) (llm
 
 // error converts an SDK error.
 func (o *openAIBackend) error(err error) error {
+	if e, ok := replyLimitError(o.Name(), err); ok {
+		return e
+	}
 	var apiErr *openai.Error
 	if !errors.As(err, &apiErr) {
 		return llm.TransportError(o.Name(), err, o.key)
