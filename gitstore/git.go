@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,4 +168,51 @@ func untranslated(env []string) []string {
 		env = os.Environ()
 	}
 	return append(env[:len(env):len(env)], "LC_ALL=C", "LANGUAGE=")
+}
+
+// Stream runs git with stdin and hands its stdout to read as it comes,
+// for output too large to hold (a push's whole history). When read
+// returns an error, git is killed and that error is returned; otherwise
+// git's own failure is (an *Error with the ends of its stderr).
+func (g Git) Stream(ctx context.Context, stdin []byte, read func(io.Reader) error, args ...string) error {
+	path := g.Path
+	if path == "" {
+		path = "git"
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir, cmd.Env = g.Dir, g.Env
+	cmd.WaitDelay = waitDelay
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	stderr := &capture.HeadTail{Keep: stderrKeep}
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return &Error{Args: args, ExitCode: -1, Err: err}
+	}
+	if err := cmd.Start(); err != nil {
+		return &Error{Args: args, ExitCode: -1, Err: err}
+	}
+	rerr := read(out)
+	if rerr != nil {
+		cancel()
+	} else {
+		_, _ = io.Copy(io.Discard, out) // what read left: git must not block on a full pipe
+	}
+	werr := cmd.Wait()
+	if rerr != nil {
+		return rerr
+	}
+	if werr != nil {
+		code := -1
+		var ee *exec.ExitError
+		if errors.As(werr, &ee) {
+			code = ee.ExitCode()
+		}
+		return &Error{Args: args, ExitCode: code, Stderr: stderr.String(), Err: werr}
+	}
+	return nil
 }
