@@ -13,6 +13,8 @@ import (
 	"runtime/pprof"
 	"syscall"
 	"time"
+
+	"github.com/yoimem/git-yoimem/internal/lifeline"
 )
 
 func main() {
@@ -28,13 +30,24 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	// SIGTERM too: a hook's timeout ends us with it, and a model call's
-	// child process must be stopped with us.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args, realEnv())
-	stop()
+	code := runProcess(os.Args, realEnv())
 	pprof.StopCPUProfile()
 	os.Exit(code)
+}
+
+// runProcess is run as a process. SIGINT, SIGTERM (a hook's timeout) and
+// SIGHUP (a closed terminal, a killed session) cancel the command's
+// context: it stops as on Ctrl-C (exit 130, nothing partial), and a model
+// call's child processes are stopped with it. When git started us (`git
+// yoimem …`), git's death sends SIGTERM, so that we never run on alone
+// holding locks and model children.
+func runProcess(args []string, env Env) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if _, gone := lifeline.TieToGit(syscall.SIGTERM); gone {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGTERM) // as if git's death had signalled us
+	}
+	return run(ctx, args, env)
 }
 
 func realEnv() Env {

@@ -16,7 +16,8 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-yoimem": func() { os.Exit(run(context.Background(), os.Args, realEnv())) },
+		// As main runs it: signals, and the tie to a git parent.
+		"git-yoimem": func() { os.Exit(runProcess(os.Args, realEnv())) },
 		// The helper that makes Anthropic and OpenAI calls (its own binary
 		// in an installation, so that git-yoimem does not link the SDKs).
 		llm.DefaultAPIHelper: func() {
