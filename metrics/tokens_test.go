@@ -80,3 +80,36 @@ func TestLedgerOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestLedgerLines: the ledger is read a line at a time: a torn last line
+// is skipped, a bad line before it or a line of 100 KB is an error naming
+// the line.
+func TestLedgerLines(t *testing.T) {
+	good := `{"time":"2026-01-01T00:01:00Z","session":"s","from":1,"to":2,"tokens":5}` + "\n"
+	tests := []struct {
+		name, ledger, err string
+		now             int64
+	}{
+		{"torn last line", good + `{"time":"2026-01-01T00:02:00Z","sess`, "", 5},
+		{"bad line in the middle", good + "nope\n" + good, "ledger.jsonl:2:", 0},
+		{"a line too long", good + `{"session":"` + strings.Repeat("x", 100<<10) + `"}` + "\n" + good, "ledger.jsonl:2: a line of more than 65536 bytes", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "ledger.jsonl"), []byte(tt.ledger), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Local{Dir: dir}.Clock()
+			if tt.err == "" {
+				if err != nil || c.Now() != tt.now {
+					t.Fatalf("clock %v, %v", c, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("error %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
