@@ -88,7 +88,7 @@ func TestLedgerLines(t *testing.T) {
 	good := `{"time":"2026-01-01T00:01:00Z","session":"s","from":1,"to":2,"tokens":5}` + "\n"
 	tests := []struct {
 		name, ledger, err string
-		now             int64
+		now               int64
 	}{
 		{"torn last line", good + `{"time":"2026-01-01T00:02:00Z","sess`, "", 5},
 		{"bad line in the middle", good + "nope\n" + good, "ledger.jsonl:2:", 0},
