@@ -135,9 +135,11 @@ func (p *prePush) read(ctx context.Context, remote string) error {
 	baseRef := ""
 	if len(p.memoryRefs()) > 0 {
 		// Commits of the base branch that the memory branch is built on
-		// are not memory commits, whatever they touch; no base: every
-		// commit is judged.
-		if b, err := gitstore.ResolveBase(ctx, p.w.repo, p.w.cfg.String(config.KeyBaseBranch)); err == nil {
+		// are not memory commits, whatever they touch. No base, or the
+		// memory branch named as its own base (a committed setting must
+		// not excuse every commit): every commit is judged.
+		b, err := gitstore.ResolveBase(ctx, p.w.repo, p.w.cfg.String(config.KeyBaseBranch))
+		if err == nil && b != p.memoryRef() {
 			baseRef, q.Base = b, b
 		}
 	}
@@ -182,9 +184,12 @@ func (p *prePush) commitIndex(ctx context.Context, object string) (int, error) {
 	return -1, nil // a commit the remote has
 }
 
+// memoryRef is the memory branch's full ref name.
+func (p *prePush) memoryRef() string { return "refs/heads/" + p.w.cfg.String(config.KeyBranch) }
+
 // memoryRefs are the indices of the refs that push the memory branch.
 func (p *prePush) memoryRefs() []int {
-	memoryRef := "refs/heads/" + p.w.cfg.String(config.KeyBranch)
+	memoryRef := p.memoryRef()
 	var out []int
 	for i, r := range p.refs {
 		if r.localRef == memoryRef || r.remoteRef == memoryRef {
