@@ -30,24 +30,26 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	code := runProcess(os.Args, realEnv())
+	ctx, stop := interruptible()
+	code := run(ctx, os.Args, realEnv())
+	stop()
 	pprof.StopCPUProfile()
 	os.Exit(code)
 }
 
-// runProcess is run as a process. SIGINT, SIGTERM (a hook's timeout) and
-// SIGHUP (a closed terminal, a killed session) cancel the command's
-// context: it stops as on Ctrl-C (exit 130, nothing partial), and a model
-// call's child processes are stopped with it. When git started us (`git
+// interruptible is the context every command runs in: cancelled by the
+// signals that stop a command (exit 130, nothing partial written). The
+// tests' binary runs in it too. SIGINT, SIGTERM (a hook's timeout) and
+// SIGHUP (a closed terminal, a killed session) all stop it, and a model
+// call's child processes are stopped with us. When git started us (`git
 // yoimem …`), git's death sends SIGTERM, so that we never run on alone
 // holding locks and model children.
-func runProcess(args []string, env Env) int {
+func interruptible() (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
 	if _, gone := lifeline.TieToGit(syscall.SIGTERM); gone {
 		_ = syscall.Kill(os.Getpid(), syscall.SIGTERM) // as if git's death had signalled us
 	}
-	return run(ctx, args, env)
+	return ctx, stop
 }
 
 func realEnv() Env {

@@ -16,8 +16,12 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		// As main runs it: signals, and the tie to a git parent.
-		"git-yoimem": func() { os.Exit(runProcess(os.Args, realEnv())) },
+		"git-yoimem": func() {
+			ctx, stop := interruptible() // as main: Ctrl-C is tested too
+			code := run(ctx, os.Args, realEnv())
+			stop()
+			os.Exit(code)
+		},
 		// The helper that makes Anthropic and OpenAI calls (its own binary
 		// in an installation, so that git-yoimem does not link the SDKs).
 		llm.DefaultAPIHelper: func() {
