@@ -58,6 +58,8 @@ const (
 	KeyLLMOpenAIBaseURL          = "yoimem.llm.openaiBaseURL"
 	KeyLLMTimeoutSeconds         = "yoimem.llm.timeoutSeconds"
 	KeyLLMMaxRetries             = "yoimem.llm.maxRetries"
+	KeyLLMMaxReplyBytes          = "yoimem.llm.maxReplyBytes"
+	KeyLLMMaxRequestBytes        = "yoimem.llm.maxRequestBytes"
 	KeySearchMaxResults          = "yoimem.search.maxResults"
 	KeySearchExcerptLines        = "yoimem.search.excerptLines"
 	KeyContextBudgetChars        = "yoimem.context.budgetChars"
@@ -93,6 +95,8 @@ func Keys() []Key {
 		{KeyLLMOpenAIBaseURL, String, "", "base URL of an OpenAI-compatible API (Ollama, vLLM, llama.cpp, LM Studio); empty: OPENAI_BASE_URL, else OpenAI's"},
 		{KeyLLMTimeoutSeconds, Int, "300", "seconds one model request may take, retries included"},
 		{KeyLLMMaxRetries, Int, "2", "retries of a model request on 408, 409, 429, 5xx and connection errors (0: none)"},
+		{KeyLLMMaxReplyBytes, Size, "16777216", "largest model reply read (a command model's stdout, an API response body); a larger one fails the call"},
+		{KeyLLMMaxRequestBytes, Size, "33554432", "largest model request sent; a larger one fails as too long for the model (extract splits it)"},
 		{KeySearchMaxResults, Int, "20", "hit limit of knowledge_search / memory_search"},
 		{KeySearchExcerptLines, Int, "2", "lines of context around each match in an excerpt"},
 		{KeyContextBudgetChars, Int, "24000", "budget of the always-on context"},

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // StateVersion is the version of the machine-local state format.
@@ -84,6 +86,9 @@ func ParseState(name string, b []byte) (State, error) {
 	}
 	if s.Scan.Tokens < 0 || s.Scan.Calls < 0 {
 		return State{}, fmt.Errorf("%s: negative tokens_since_pointer or calls_since_pointer", name)
+	}
+	if !tokens.Valid(s.Scan.Tokens) {
+		return State{}, fmt.Errorf("%s: tokens_since_pointer %d is over %d", name, s.Scan.Tokens, tokens.Max)
 	}
 	if s.Pointer.Index < 0 || s.Pointer.Offset < 0 || s.Scan.Offset < s.Pointer.Offset || s.Scan.Index < s.Pointer.Index {
 		return State{}, fmt.Errorf("%s: positions out of order (pointer %+v, scan %+v)", name, s.Pointer, s.Scan.Position)

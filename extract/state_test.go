@@ -107,6 +107,8 @@ func TestParseStateErrors(t *testing.T) {
 		{"scan offset before the pointer", with(func(s *State) { s.Scan.Offset = s.Pointer.Offset - 1 }), "out of order"},
 		{"scan index before the pointer", with(func(s *State) { s.Scan.Index = s.Pointer.Index - 1 }), "out of order"},
 		{"scan at zero, pointer ahead", with(func(s *State) { s.Scan.Position = Position{} }), "out of order"},
+		{"tokens over 2^53", with(func(s *State) { s.Scan.Tokens = 1<<53 + 1 }), "tokens_since_pointer 9007199254740993 is over 9007199254740992"},
+		{"tokens 2^63-1", with(func(s *State) { s.Scan.Tokens = 1<<63 - 1 }), "tokens_since_pointer"},
 		{"tokens a string", strings.Replace(with(func(*State) {}), `"tokens_since_pointer": 162073`, `"tokens_since_pointer": "many"`, 1), "tokens_since_pointer"},
 	}
 	for _, tc := range tests {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -209,7 +208,8 @@ func (r Repo) IndexFile(dir string, getenv func(string) string) string {
 // (.yoi/-relative paths) and a function that builds the snapshot of the
 // staged .yoi/ (most commits stage nothing there and never call it),
 // reading the index file and objects directly. An error means: ask
-// git (see IndexSnapshot).
+// git (see IndexSnapshot), except ErrIndexChecksum: the index is damaged,
+// and git, which does not check, would commit what it says.
 func StagedFast(objs *Objects, indexFile, prefix string, maxRead int64) (changed, deleted []string, snap func() record.Snapshot, err error) {
 	idx, err := parseIndex(indexFile, prefix)
 	if err != nil {
@@ -284,20 +284,7 @@ func (o *Objects) lookupTree(root plumbing.Hash, p string) (plumbing.Hash, error
 // treeFiles reads a tree object's entries without go-git's tree decoder
 // (which allocates per entry): mode, name and hash.
 func (o *Objects) treeFiles(h plumbing.Hash, fn func(name string, mode filemode.FileMode, hash plumbing.Hash) error) error {
-	raw, err := o.readLoose(h, plumbing.TreeObject)
-	if err != nil {
-		o.mu.Lock()
-		var obj plumbing.EncodedObject
-		obj, err = o.st.EncodedObject(plumbing.TreeObject, h)
-		if err == nil {
-			var r io.ReadCloser
-			if r, err = obj.Reader(); err == nil {
-				raw, err = io.ReadAll(r)
-				r.Close()
-			}
-		}
-		o.mu.Unlock()
-	}
+	_, raw, err := o.readObject(h, plumbing.TreeObject, maxObjectBytes, false)
 	if err != nil {
 		return fmt.Errorf("read tree %s: %w", h, err)
 	}

@@ -5,11 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/yoimem/git-yoimem/internal/capture"
 )
 
 // Git runs git commands in a directory with a given environment.
@@ -19,6 +22,32 @@ type Git struct {
 	Env []string
 	// Path is the git executable; empty means "git" from PATH.
 	Path string
+	// MaxOutput bounds what is read of a command's stdout; 0:
+	// DefaultMaxOutput. Past it the command is killed and fails with an
+	// *OutputLimitError.
+	MaxOutput int64
+}
+
+// DefaultMaxOutput is Git.MaxOutput when it is not set: far more than the
+// listings of .yoi/ and the memory commits git-yoimem reads, and a bound on
+// what a damaged repository or a hostile git can make it hold.
+const DefaultMaxOutput = 64 << 20
+
+// stderrKeep is how much of the start and of the end of a command's
+// stderr an Error keeps: stderr is read to its end, but only its ends
+// are a message.
+const stderrKeep = 16 << 10
+
+// OutputLimitError is a git command that printed more than Git.MaxOutput
+// bytes on stdout; it was killed.
+type OutputLimitError struct {
+	Args  []string
+	Limit int64
+}
+
+func (e *OutputLimitError) Error() string {
+	return fmt.Sprintf("git %s printed more than %s bytes, the most git-yoimem reads from a git command; it was stopped",
+		strings.Join(e.Args, " "), capture.Thousands(e.Limit))
 }
 
 // Error is a failed git command with what it printed on stderr.
@@ -44,12 +73,16 @@ func (g Git) Run(ctx context.Context, args ...string) ([]byte, error) {
 	return g.RunInput(ctx, nil, args...)
 }
 
-// RunInput runs git with stdin.
+// RunInput runs git with stdin. At most MaxOutput bytes of stdout are
+// read (past them git is killed: *OutputLimitError), and the start and end
+// of stderr are kept for the error.
 func (g Git) RunInput(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
 	path := g.Path
 	if path == "" {
 		path = "git"
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = g.Dir
 	cmd.Env = g.Env
@@ -59,9 +92,14 @@ func (g Git) RunInput(ctx context.Context, stdin []byte, args ...string) ([]byte
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	stdout := &capture.Limited{Max: orDefault(g.MaxOutput, DefaultMaxOutput), OnOver: cancel}
+	stderr := &capture.HeadTail{Keep: stderrKeep}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err := cmd.Run()
+	if stdout.Over() {
+		return nil, &OutputLimitError{Args: args, Limit: stdout.Max}
+	}
+	if err != nil {
 		code := -1
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -70,6 +108,13 @@ func (g Git) RunInput(ctx context.Context, stdin []byte, args ...string) ([]byte
 		return stdout.Bytes(), &Error{Args: args, ExitCode: code, Stderr: stderr.String(), Err: err}
 	}
 	return stdout.Bytes(), nil
+}
+
+func orDefault(v, def int64) int64 {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // waitDelay bounds the wait for git's output pipes once git has exited or
@@ -123,4 +168,51 @@ func untranslated(env []string) []string {
 		env = os.Environ()
 	}
 	return append(env[:len(env):len(env)], "LC_ALL=C", "LANGUAGE=")
+}
+
+// Stream runs git with stdin and hands its stdout to read as it comes,
+// for output too large to hold (a push's whole history). When read
+// returns an error, git is killed and that error is returned; otherwise
+// git's own failure is (an *Error with the ends of its stderr).
+func (g Git) Stream(ctx context.Context, stdin []byte, read func(io.Reader) error, args ...string) error {
+	path := g.Path
+	if path == "" {
+		path = "git"
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir, cmd.Env = g.Dir, g.Env
+	cmd.WaitDelay = waitDelay
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	stderr := &capture.HeadTail{Keep: stderrKeep}
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return &Error{Args: args, ExitCode: -1, Err: err}
+	}
+	if err := cmd.Start(); err != nil {
+		return &Error{Args: args, ExitCode: -1, Err: err}
+	}
+	rerr := read(out)
+	if rerr != nil {
+		cancel()
+	} else {
+		_, _ = io.Copy(io.Discard, out) // what read left: git must not block on a full pipe
+	}
+	werr := cmd.Wait()
+	if rerr != nil {
+		return rerr
+	}
+	if werr != nil {
+		code := -1
+		var ee *exec.ExitError
+		if errors.As(werr, &ee) {
+			code = ee.ExitCode()
+		}
+		return &Error{Args: args, ExitCode: code, Stderr: stderr.String(), Err: werr}
+	}
+	return nil
 }

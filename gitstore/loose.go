@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/yoimem/git-yoimem/internal/capture"
 )
 
 // writeLoose stores an object as a loose object in the common objects
@@ -99,50 +100,149 @@ func (o *Objects) compress(header string, content []byte) (*bytes.Buffer, error)
 	return buf, o.zw.Close()
 }
 
-// readLoose reads a loose object of the given type without verifying its
-// hash (git verifies on fsck; a hook has no time for SHA-1 collision
-// detection on every tree). Packed objects return an error: the caller
-// asks go-git.
-func (o *Objects) readLoose(h plumbing.Hash, kind plumbing.ObjectType) ([]byte, error) {
-	name := h.String()
-	f, err := os.Open(filepath.Join(o.objectsDir, name[:2], name[2:]))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var guess int64 = 4 << 10
-	if fi, err := f.Stat(); err == nil {
-		guess = fi.Size()*4 + 512 // trees compress about 3:1
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, guess))
-	if err := o.inflate(buf, bufio.NewReaderSize(f, 32<<10)); err != nil {
-		return nil, fmt.Errorf("object %s: %w", name, err)
-	}
-	b := buf.Bytes()
-	nul := bytes.IndexByte(b, 0)
-	if nul < 0 {
-		return nil, fmt.Errorf("object %s: no header", name)
-	}
-	typ, size, ok := strings.Cut(string(b[:nul]), " ")
-	if !ok || typ != kind.String() || size != strconv.Itoa(len(b)-nul-1) {
-		return nil, fmt.Errorf("object %s: header %q, want a %s", name, b[:nul], kind)
-	}
-	return b[nul+1:], nil
+// maxObjectBytes bounds the trees, commits and tags read here: git's own
+// come nowhere near it (a directory of 100,000 files is a tree of about
+// 4 MB), and a larger one is damaged or hostile.
+const maxObjectBytes = 32 << 20
+
+// maxLooseHeader is the longest header a loose object can have ("commit"
+// and a 20-digit size): a longer one is not an object.
+const maxLooseHeader = 32
+
+// ErrCorruptObject means an object's stored form does not match what its
+// header declares: a loose object that inflates to more or fewer bytes
+// than its size, or whose zlib stream or header is bad.
+var ErrCorruptObject = errors.New("corrupt object")
+
+// ObjectTooLargeError is a tree, commit or tag larger than the bound of
+// what is read here (maxObjectBytes).
+type ObjectTooLargeError struct {
+	Hash        string
+	Kind        plumbing.ObjectType
+	Size, Limit int64
 }
 
-// inflate decompresses src into dst with one reused zlib reader.
-func (o *Objects) inflate(dst *bytes.Buffer, src io.Reader) error {
+func (e *ObjectTooLargeError) Error() string {
+	return fmt.Sprintf("%s %s is %s bytes, over the limit of %s bytes for a %s read by git-yoimem (a damaged or hostile object)",
+		e.Kind, e.Hash, capture.Thousands(e.Size), capture.Thousands(e.Limit), e.Kind)
+}
+
+// readLoose reads a loose object without verifying its hash (git verifies
+// on fsck; a hook has no time for SHA-1 collision detection on every
+// tree). kind is the type wanted, or plumbing.AnyObject. It never inflates
+// more than the header declares and one byte more: an object that
+// inflates past its size is corrupt (ErrCorruptObject, naming it). With
+// limit > 0 a larger declared size is an *ObjectTooLargeError, or with
+// partial, the first limit+1 bytes are returned (enough to tell that it is
+// too large). An object that is not loose (in the objects directory or an
+// alternate) is an error wrapping fs.ErrNotExist: the caller reads packs.
+func (o *Objects) readLoose(h plumbing.Hash, kind plumbing.ObjectType, limit int64, partial bool) (plumbing.ObjectType, []byte, error) {
+	f, err := o.openLoose(h)
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
+	}
+	defer f.Close()
 	o.zmu.Lock()
 	defer o.zmu.Unlock()
+	zr, err := o.zlibReader(bufio.NewReaderSize(f, 32<<10))
+	if err != nil {
+		return plumbing.InvalidObject, nil, corrupt(h, "zlib: %v", err)
+	}
+	typ, size, first, err := looseHeader(zr)
+	if err != nil {
+		return plumbing.InvalidObject, nil, corrupt(h, "%v", err)
+	}
+	if kind != plumbing.AnyObject && typ != kind {
+		return typ, nil, fmt.Errorf("object %s is a %s, not a %s", h, typ, kind)
+	}
+	want, whole := size, true
+	if limit > 0 && size > limit {
+		if !partial {
+			return typ, nil, &ObjectTooLargeError{Hash: h.String(), Kind: typ, Size: size, Limit: limit}
+		}
+		want, whole = limit+1, false
+	}
+	if int64(len(first)) > want && whole {
+		return typ, nil, corrupt(h, "inflates to more than the %d bytes its header declares", size)
+	}
+	content := make([]byte, want)
+	n := copy(content, first)
+	if _, err := io.ReadFull(zr, content[n:]); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return typ, nil, corrupt(h, "inflates to fewer than the %d bytes its header declares", size)
+		}
+		return typ, nil, corrupt(h, "%v", err)
+	}
+	if whole {
+		// The stream must end here: one byte more is a lie in the header
+		// (and reading to the end checks zlib's checksum).
+		var one [1]byte
+		if k, err := zr.Read(one[:]); k > 0 {
+			return typ, nil, corrupt(h, "inflates to more than the %d bytes its header declares", size)
+		} else if err != nil && err != io.EOF {
+			return typ, nil, corrupt(h, "%v", err)
+		}
+	}
+	return typ, content, nil
+}
+
+// looseHeader reads "<type> <size>\x00" from the start of a loose object
+// and returns the bytes of content read along with it.
+func looseHeader(zr io.Reader) (plumbing.ObjectType, int64, []byte, error) {
+	var buf [maxLooseHeader + 64]byte
+	n, err := io.ReadFull(zr, buf[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return plumbing.InvalidObject, 0, nil, err
+	}
+	nul := bytes.IndexByte(buf[:min(n, maxLooseHeader+1)], 0)
+	if nul < 0 {
+		return plumbing.InvalidObject, 0, nil, errors.New("no object header")
+	}
+	name, sz, ok := strings.Cut(string(buf[:nul]), " ")
+	typ, terr := plumbing.ParseObjectType(name)
+	size, serr := strconv.ParseInt(sz, 10, 64)
+	if !ok || terr != nil || serr != nil || size < 0 || sz == "" || sz[0] < '0' || sz[0] > '9' {
+		return plumbing.InvalidObject, 0, nil, fmt.Errorf("bad object header %q", buf[:nul])
+	}
+	return typ, size, bytes.Clone(buf[nul+1 : n]), nil
+}
+
+func corrupt(h plumbing.Hash, format string, args ...any) error {
+	return fmt.Errorf("object %s: %w: %s", h, ErrCorruptObject, fmt.Sprintf(format, args...))
+}
+
+// openLoose opens h's loose file in the objects directory or an alternate.
+func (o *Objects) openLoose(h plumbing.Hash) (*os.File, error) {
+	name := h.String()
+	var first error
+	for _, dir := range o.looseDirs() {
+		f, err := os.Open(filepath.Join(dir, name[:2], name[2:]))
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("object %s: %w", name, err)
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// zlibReader returns the reused zlib reader, reset to read src (o.zmu
+// held): a new one allocates more than a small tree takes to inflate.
+func (o *Objects) zlibReader(src io.Reader) (io.Reader, error) {
 	if o.zr == nil {
 		zr, err := zlib.NewReader(src)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		o.zr = zr
-	} else if err := o.zr.(zlib.Resetter).Reset(src, nil); err != nil {
-		return err
+		return zr, nil
 	}
-	_, err := dst.ReadFrom(o.zr)
-	return err
+	if err := o.zr.(zlib.Resetter).Reset(src, nil); err != nil {
+		return nil, err
+	}
+	return o.zr, nil
 }

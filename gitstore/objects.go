@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -36,7 +37,8 @@ var ErrSHA256 = errors.New("SHA-256 repositories are not supported yet")
 type Objects struct {
 	mu         sync.Mutex
 	st         *filesystem.Storage
-	objectsDir string // common objects directory, for writes
+	objectsDir string   // common objects directory, for writes
+	alternates []string // objects directories it borrows from (objects/info/alternates)
 
 	zmu sync.Mutex
 	zw  *zlib.Writer  // reused by compress
@@ -51,8 +53,46 @@ func OpenObjects(r Repo) (*Objects, error) {
 		return nil, fmt.Errorf("%s: extensions.objectFormat is %s: %w", r.CommonDir, format, ErrSHA256)
 	}
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(r.GitDir), osfs.New(r.CommonDir))
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{})
-	return &Objects{st: st, objectsDir: filepath.Join(r.CommonDir, "objects")}, nil
+	// Packed objects larger than packStreamBytes are streamed, not read
+	// whole into memory: a reader takes only what its limit allows.
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: packStreamBytes})
+	objectsDir := filepath.Join(r.CommonDir, "objects")
+	return &Objects{st: st, objectsDir: objectsDir, alternates: alternates(objectsDir, 0)}, nil
+}
+
+// packStreamBytes is the size over which go-git streams a packed object.
+const packStreamBytes = 1 << 20
+
+// alternates lists the objects directories objectsDir borrows from, as git
+// reads objects/info/alternates: one directory a line, relative to
+// objectsDir, comments with #, followed to a depth of 5. Loose objects are
+// looked up in them too (readLoose): go-git would read them unbounded.
+func alternates(objectsDir string, depth int) []string {
+	if depth >= 5 {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(objectsDir, "info", "alternates"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "" || line[0] == '#' || line[0] == '"' {
+			continue // a C-quoted path (rare) is left to go-git
+		}
+		if !filepath.IsAbs(line) {
+			line = filepath.Join(objectsDir, line)
+		}
+		out = append(out, filepath.Clean(line))
+		out = append(out, alternates(line, depth+1)...)
+	}
+	return out
+}
+
+// looseDirs are the directories loose objects are looked up in.
+func (o *Objects) looseDirs() []string {
+	return append([]string{o.objectsDir}, o.alternates...)
 }
 
 // objectFormat reads extensions.objectformat from the repository's config
@@ -89,29 +129,59 @@ func repoExtension(commonDir, name string) (string, error) {
 }
 
 // ReadBlob returns a blob's content. A blob over maxRead (when > 0) is not
-// read: the error is a *record.TooLargeError with its size.
+// read: the error is a *record.TooLargeError with its size, from the
+// object's header. A loose blob that inflates past the size its header
+// declares is corrupt (ErrCorruptObject).
 func (o *Objects) ReadBlob(hash string, maxRead int64) ([]byte, error) {
-	h := plumbing.NewHash(hash)
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	obj, err := o.st.EncodedObject(plumbing.BlobObject, h)
+	_, b, err := o.readObject(plumbing.NewHash(hash), plumbing.BlobObject, maxRead, false)
+	var big *ObjectTooLargeError
+	if errors.As(err, &big) {
+		return nil, tooLargeBlob(hash, big.Size, maxRead)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+	}
+	return b, nil
+}
+
+// readObject reads object h: loose (readLoose), else packed through
+// go-git, whose pack reader checks the inflated size against the header;
+// limit and partial are readLoose's. kind may be plumbing.AnyObject.
+func (o *Objects) readObject(h plumbing.Hash, kind plumbing.ObjectType, limit int64, partial bool) (plumbing.ObjectType, []byte, error) {
+	typ, b, err := o.readLoose(h, kind, limit, partial)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return typ, b, err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obj, err := o.st.EncodedObject(kind, h)
+	if err != nil {
+		return plumbing.InvalidObject, nil, fmt.Errorf("object %s: %w", h, err)
+	}
+	typ, size := obj.Type(), obj.Size()
+	want := size
+	if limit > 0 && size > limit {
+		if !partial {
+			return typ, nil, &ObjectTooLargeError{Hash: h.String(), Kind: typ, Size: size, Limit: limit}
+		}
+		want = limit + 1
 	}
 	r, err := obj.Reader()
 	if err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+		return typ, nil, fmt.Errorf("object %s: %w", h, err)
 	}
 	defer r.Close()
-	size := obj.Size()
-	if maxRead > 0 && size > maxRead {
-		return nil, tooLargeBlob(hash, size, maxRead)
+	var buf bytes.Buffer
+	if want <= packStreamBytes || limit > 0 {
+		buf.Grow(int(want)) // declared, and within a limit
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
-	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", hash, err)
+	if _, err := buf.ReadFrom(io.LimitReader(r, want)); err != nil {
+		return typ, nil, fmt.Errorf("object %s: %w", h, err)
 	}
-	return buf.Bytes(), nil
+	if int64(buf.Len()) != want {
+		return typ, nil, corrupt(h, "%d bytes, its header declares %d", buf.Len(), size)
+	}
+	return typ, buf.Bytes(), nil
 }
 
 // WriteBlob stores content as a blob and returns its hash.
@@ -152,17 +222,15 @@ func (o *Objects) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 
 // commitTree returns a commit's tree hash.
 func (o *Objects) commitTree(h plumbing.Hash) (plumbing.Hash, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	obj, err := o.st.EncodedObject(plumbing.CommitObject, h)
+	_, raw, err := o.readObject(h, plumbing.CommitObject, maxObjectBytes, false)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("read commit %s: %w", h, err)
 	}
-	var c object.Commit
-	if err := c.Decode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("read commit %s: %w", h, err)
+	hexTree, ok := bytes.CutPrefix(raw, []byte("tree "))
+	if !ok || len(hexTree) < 41 || hexTree[40] != '\n' || !plumbing.IsHash(string(hexTree[:40])) {
+		return plumbing.ZeroHash, fmt.Errorf("read commit %s: %w: no tree line", h, ErrCorruptObject)
 	}
-	return c.TreeHash, nil
+	return plumbing.NewHash(string(hexTree[:40])), nil
 }
 
 // writeCommit stores a commit object.
@@ -201,19 +269,19 @@ func (o *Objects) RefHash(name string) (string, error) {
 
 // commitInfo returns a commit's parents and committer time.
 func (o *Objects) commitInfo(h plumbing.Hash) ([]plumbing.Hash, time.Time, error) {
-	if raw, err := o.readLoose(h, plumbing.CommitObject); err == nil {
-		if parents, when, ok := parseCommitHeader(raw); ok {
-			return parents, when, nil
-		}
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	obj, err := o.st.EncodedObject(plumbing.CommitObject, h)
+	_, raw, err := o.readObject(h, plumbing.CommitObject, maxObjectBytes, false)
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("read commit %s: %w", h, err)
 	}
+	if parents, when, ok := parseCommitHeader(raw); ok {
+		return parents, when, nil
+	}
+	// An unusual commit: go-git's decoder, on the bytes already read.
+	mem := &plumbing.MemoryObject{}
+	mem.SetType(plumbing.CommitObject)
+	mem.Write(raw)
 	var c object.Commit
-	if err := c.Decode(obj); err != nil {
+	if err := c.Decode(mem); err != nil {
 		return nil, time.Time{}, fmt.Errorf("read commit %s: %w", h, err)
 	}
 	return c.ParentHashes, c.Committer.When, nil

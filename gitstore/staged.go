@@ -57,9 +57,30 @@ type indexFile struct {
 	tree    *cacheTree
 }
 
+// ErrIndexChecksum means the index file's trailing checksum does not match
+// its content: the file is damaged (cut short, or a byte changed). git
+// checks it only in fsck, so a commit would go ahead with what the damaged
+// index says; a hook refuses it instead.
+var ErrIndexChecksum = errors.New("bad index checksum: the index file is damaged")
+
+// checkIndexSum verifies the trailing SHA-1 of an index file (of any
+// version) against the rest of it. All zeros is no checksum: git writes
+// that under index.skipHash (and feature.manyFiles) and skips the check.
+func checkIndexSum(b []byte) error {
+	sum := b[len(b)-20:]
+	if bytes.Equal(sum, make([]byte, 20)) {
+		return nil
+	}
+	if h := sha1.Sum(b[:len(b)-20]); !bytes.Equal(h[:], sum) {
+		return ErrIndexChecksum
+	}
+	return nil
+}
+
 // parseIndex reads a version 2 or 3 index: the entries under prefix/ and
 // the cache tree. Version 4, split and sparse indexes return
-// errIndexFormat: git must read those.
+// errIndexFormat: git must read those. A damaged file (any version)
+// returns ErrIndexChecksum.
 func parseIndex(file, prefix string) (*indexFile, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -68,15 +89,11 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
 		return nil, fmt.Errorf("%s: %w", file, errIndexFormat)
 	}
+	if err := checkIndexSum(b); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
 	if v := binary.BigEndian.Uint32(b[4:8]); v != 2 && v != 3 {
 		return nil, fmt.Errorf("%s: version %d: %w", file, v, errIndexFormat)
-	}
-	// git checks the trailing SHA-1 of the whole file (all zeros:
-	// index.skipHash); a damaged index is git's to report.
-	if sum := b[len(b)-20:]; !bytes.Equal(sum, make([]byte, 20)) {
-		if h := sha1.Sum(b[:len(b)-20]); !bytes.Equal(h[:], sum) {
-			return nil, fmt.Errorf("%s: bad checksum: %w", file, errIndexFormat)
-		}
 	}
 	n := int(binary.BigEndian.Uint32(b[8:12]))
 	want := []byte(prefix + "/")

@@ -906,8 +906,8 @@ func TestStagedFastDeclines(t *testing.T) {
 }
 
 // TestStagedFastCorruptIndex: a truncated or damaged index is an error
-// (the caller asks git, which reports it), never a panic and never an
-// answer git would not give.
+// (ErrIndexChecksum, or for what git must read, the ask-git error), never a
+// panic and never an answer git would not give.
 func TestStagedFastCorruptIndex(t *testing.T) {
 	dir, env := stagedRepo(t, false)
 	writeFile(t, dir, ".yoi/knowledge/a.md", []byte("a, revised\n"), 0o644)
@@ -984,4 +984,53 @@ func FuzzParseIndex(f *testing.F) {
 			t.Fatal("parseIndex returned neither an index nor an error")
 		}
 	})
+}
+
+// TestIndexChecksum: a damaged index (a byte changed, cut short) of any
+// version fails with ErrIndexChecksum naming the file, not the "ask git"
+// error (git checks the sum only in fsck, and would commit what the damaged
+// index says); a sum of zeros (index.skipHash) is no sum and reads as usual.
+func TestIndexChecksum(t *testing.T) {
+	for _, version := range []string{"2", "3", "4"} {
+		t.Run("version "+version, func(t *testing.T) {
+			dir, env := stagedRepo(t, false)
+			runGit(t, dir, env, "update-index", "--index-version", version)
+			writeFile(t, dir, ".yoi/knowledge/a.md", []byte("a, revised\n"), 0o644)
+			runGit(t, dir, env, "add", ".yoi")
+			objs := objectsOf(t, dir, env)
+			good, err := os.ReadFile(filepath.Join(dir, ".git/index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(t.TempDir(), "index")
+			try := func(what string, b []byte) error {
+				t.Helper()
+				if err := os.WriteFile(file, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				_, _, _, err := StagedFast(objs, file, ".yoi", 0)
+				return err
+			}
+			for _, i := range []int{4, 12, len(good) / 2, len(good) - 21, len(good) - 1} {
+				b := bytes.Clone(good)
+				b[i] ^= 1
+				err := try(fmt.Sprintf("byte %d", i), b)
+				if !errors.Is(err, ErrIndexChecksum) || errors.Is(err, errIndexFormat) || !strings.Contains(err.Error(), file+": ") {
+					t.Errorf("byte %d of %d flipped: %v, want ErrIndexChecksum naming %s", i, len(good), err, file)
+				}
+			}
+			if err := try("cut", good[:len(good)-7]); !errors.Is(err, ErrIndexChecksum) {
+				t.Errorf("cut short: %v, want ErrIndexChecksum", err)
+			}
+			zeroed := bytes.Clone(good)
+			copy(zeroed[len(zeroed)-20:], make([]byte, 20))
+			err = try("zeroed", zeroed)
+			if errors.Is(err, ErrIndexChecksum) {
+				t.Errorf("index.skipHash (zero sum): %v", err)
+			}
+			if version != "4" && err != nil {
+				t.Errorf("index.skipHash (zero sum): %v", err)
+			}
+		})
+	}
 }

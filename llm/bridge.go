@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os/exec"
+	"strconv"
 	"time"
 )
 
@@ -38,6 +39,8 @@ type bridgeOptions struct {
 	BaseURL    string `json:"base_url,omitempty"`
 	TimeoutMS  int64  `json:"timeout_ms,omitempty"`
 	MaxRetries int    `json:"max_retries,omitempty"`
+	MaxReply   Limit  `json:"max_reply"`
+	MaxRequest Limit  `json:"max_request"`
 }
 
 // bridgeAnswer is the helper's stdout. With Error, Response is what the
@@ -65,9 +68,10 @@ func newBridge(kind, model string, opts Options) (*bridge, error) {
 	}
 	timeout := opts.RequestTimeout()
 	b := &bridge{
-		kind:    kind,
-		model:   model,
-		opts:    bridgeOptions{BaseURL: base, TimeoutMS: int64((timeout + time.Millisecond - 1) / time.Millisecond), MaxRetries: opts.MaxRetries},
+		kind:  kind,
+		model: model,
+		opts: bridgeOptions{BaseURL: base, TimeoutMS: int64((timeout + time.Millisecond - 1) / time.Millisecond), MaxRetries: opts.MaxRetries,
+			MaxReply: opts.ReplyLimit(), MaxRequest: opts.RequestLimit()},
 		timeout: 2*timeout + bridgeSlack, // a call may make a repair request
 		helper:  orDefault(opts.APIHelper, DefaultAPIHelper),
 		exec:    opts.Exec,
@@ -86,13 +90,22 @@ func (b *bridge) Call(ctx context.Context, req Request) (Response, error) {
 	if err := checkRequest(req); err != nil {
 		return Response{}, &Error{Provider: b.kind, Kind: ErrBadRequest, Message: err.Error()}
 	}
+	if err := checkRequestSize(b.kind, req, b.opts.MaxRequest); err != nil {
+		return Response{}, err
+	}
 	stdin, err := marshalWire(bridgeCall{Model: b.kind + ":" + b.model, Options: b.opts, Request: req})
 	if err != nil {
 		return Response{}, &Error{Provider: b.kind, Kind: ErrBadRequest, Message: "encode the request: " + err.Error(), Err: err}
 	}
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
-	res, err := b.exec.Exec(ctx, []string{b.helper, "call"}, stdin)
+	// The helper reads no more than the call it is given (the request and
+	// the envelope), and answers with at most MaxReply bytes.
+	argv := []string{b.helper, "call", "--max-input-bytes=" + strconv.Itoa(len(stdin))}
+	res, err := b.exec.Exec(ctx, argv, stdin, b.opts.MaxReply.Bytes)
+	if errors.Is(err, ErrStdoutLimit) {
+		return Response{}, TooLarge(b.kind, b.helper+"'s answer", -1, b.opts.MaxReply)
+	}
 	if err != nil {
 		return Response{}, b.runError(ctx, err)
 	}
@@ -110,6 +123,7 @@ func (b *bridge) Call(ctx context.Context, req Request) (Response, error) {
 	var resp Response
 	if ans.Response != nil {
 		resp = *ans.Response
+		resp.Usage = Usage{}.Add(resp.Usage) // the helper's counts, in range
 	}
 	if ans.Error != nil {
 		if ans.Error.Provider == "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -19,14 +20,15 @@ type fakeExec struct {
 	argv     []string
 	stdin    []byte
 	deadline time.Duration // until ctx's deadline, when the call began
+	max      int64         // maxStdout
 	res      ExecResult
 	err      error
 	block    bool // wait for ctx and return its error
 }
 
-func (f *fakeExec) Exec(ctx context.Context, argv []string, stdin []byte) (ExecResult, error) {
+func (f *fakeExec) Exec(ctx context.Context, argv []string, stdin []byte, maxStdout int64) (ExecResult, error) {
 	f.mu.Lock()
-	f.argv, f.stdin = argv, stdin
+	f.argv, f.stdin, f.max = argv, stdin, maxStdout
 	if d, ok := ctx.Deadline(); ok {
 		f.deadline = time.Until(d)
 	}
@@ -90,8 +92,11 @@ func TestBridgeCall(t *testing.T) {
 	if !reflect.DeepEqual(resp, want) {
 		t.Errorf("response\n%+v, want\n%+v", resp, want)
 	}
-	if !reflect.DeepEqual(f.argv, []string{DefaultAPIHelper, "call"}) {
-		t.Errorf("argv %q", f.argv)
+	if !reflect.DeepEqual(f.argv, []string{DefaultAPIHelper, "call", fmt.Sprintf("--max-input-bytes=%d", len(f.stdin))}) {
+		t.Errorf("argv %q, want the size of stdin (%d) to be the most the helper reads", f.argv, len(f.stdin))
+	}
+	if f.max != DefaultMaxReplyBytes {
+		t.Errorf("the helper's answer may be %d bytes, want DefaultMaxReplyBytes", f.max)
 	}
 	if f.deadline < 15*time.Second || f.deadline > 16*time.Second {
 		t.Errorf("exec deadline in %v, want 2×3s+10s", f.deadline)
@@ -110,7 +115,7 @@ func TestBridgeCall(t *testing.T) {
 	if in.Model != "anthropic:claude-test" {
 		t.Errorf("model %q", in.Model)
 	}
-	if compact(in.Options) != `{"base_url":"http://env.invalid","max_retries":-1,"timeout_ms":3000}` {
+	if compact(in.Options) != `{"base_url":"http://env.invalid","max_reply":{"bytes":16777216},"max_request":{"bytes":33554432},"max_retries":-1,"timeout_ms":3000}` {
 		t.Errorf("options %s", compact(in.Options))
 	}
 	if !reflect.DeepEqual(in.Request, req) {
@@ -131,7 +136,7 @@ func TestBridgeOptions(t *testing.T) {
 	if f.argv[0] != "/opt/bin/git-yoimem-llm" {
 		t.Errorf("argv %q", f.argv)
 	}
-	if !strings.HasPrefix(string(f.stdin), `{"model":"openai:gpt-test","options":{"base_url":"http://local:8080/v1","timeout_ms":300000},"request":`) {
+	if !strings.HasPrefix(string(f.stdin), `{"model":"openai:gpt-test","options":{"base_url":"http://local:8080/v1","timeout_ms":300000,"max_reply":{"bytes":16777216},"max_request":{"bytes":33554432}},"request":`) {
 		t.Errorf("stdin %s", f.stdin)
 	}
 	if f.deadline < 609*time.Second || f.deadline > 610*time.Second {

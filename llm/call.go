@@ -33,14 +33,15 @@ type Reply struct {
 // NewProvider wraps b with request checks, the timeout (opts.Timeout per
 // round trip), schema validation and the repair attempt.
 func NewProvider(b Backend, opts Options) Provider {
-	return &provider{b: b, timeout: opts.RequestTimeout()}
+	return &provider{b: b, timeout: opts.RequestTimeout(), maxRequest: opts.RequestLimit()}
 }
 
 // provider wraps a backend with request checks, the timeout, schema
 // validation and the repair attempt.
 type provider struct {
-	b       Backend
-	timeout time.Duration
+	b          Backend
+	timeout    time.Duration
+	maxRequest Limit
 }
 
 func (p *provider) Name() string { return p.b.Name() }
@@ -49,6 +50,9 @@ func (p *provider) Name() string { return p.b.Name() }
 func (p *provider) Call(ctx context.Context, req Request) (Response, error) {
 	if err := checkRequest(req); err != nil {
 		return Response{}, &Error{Provider: p.Name(), Kind: ErrBadRequest, Message: err.Error()}
+	}
+	if err := checkRequestSize(p.Name(), req, p.maxRequest); err != nil {
+		return Response{}, err
 	}
 	var v *validator
 	if req.Schema != nil {
@@ -65,7 +69,11 @@ func (p *provider) Call(ctx context.Context, req Request) (Response, error) {
 	if verr == nil {
 		return accept(r), nil
 	}
-	r2, err := p.send(ctx, repairRequest(req, r, verr))
+	repair := repairRequest(req, r, verr)
+	if err := checkRequestSize(p.Name(), repair, p.maxRequest); err != nil {
+		return r.Response, &Error{Provider: p.Name(), Kind: ErrInvalidOutput, Message: "the reply " + verr.Error() + "; with it, the repair request would be too large: " + err.Error()}
+	}
+	r2, err := p.send(ctx, repair)
 	r2.Usage = r2.Usage.Add(r.Usage)
 	if err != nil {
 		return r2.Response, err

@@ -6,12 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // commandBackend runs a local command: prompt on stdin, reply on stdout.
 type commandBackend struct {
-	argv []string
-	exec Execer
+	argv     []string
+	exec     Execer
+	maxReply Limit
 }
 
 func newCommand(spec string, opts Options) (*commandBackend, error) {
@@ -23,7 +27,7 @@ func newCommand(spec string, opts Options) (*commandBackend, error) {
 	if ex == nil {
 		ex = OSExec{}
 	}
-	return &commandBackend{argv: argv, exec: ex}, nil
+	return &commandBackend{argv: argv, exec: ex, maxReply: opts.ReplyLimit()}, nil
 }
 
 func (c *commandBackend) Name() string { return "command" }
@@ -32,7 +36,10 @@ func (c *commandBackend) Send(ctx context.Context, req Request) (Reply, error) {
 	if len(req.Tools) > 0 {
 		return Reply{}, &Error{Provider: c.Name(), Kind: ErrBadRequest, Message: fmt.Sprintf("%s: the command provider does not support tools (%d given)", c.argv[0], len(req.Tools))}
 	}
-	res, err := c.exec.Exec(ctx, c.argv, []byte(render(req)))
+	res, err := c.exec.Exec(ctx, c.argv, []byte(render(req)), c.maxReply.Bytes)
+	if errors.Is(err, ErrStdoutLimit) {
+		return Reply{}, TooLarge(c.Name(), c.argv[0]+"'s reply on stdout", -1, c.maxReply)
+	}
 	if err != nil {
 		return Reply{}, c.runError(ctx, err)
 	}
@@ -89,8 +96,8 @@ func (c *commandBackend) parse(stdout []byte) (Reply, error) {
 		Model:      c.argv[0],
 		StopReason: env.Subtype,
 		Usage: Usage{
-			InputTokens:  env.Usage.InputTokens + env.Usage.CacheCreationInputTokens + env.Usage.CacheReadInputTokens,
-			OutputTokens: env.Usage.OutputTokens,
+			InputTokens:  tokens.Sum(env.Usage.InputTokens, env.Usage.CacheCreationInputTokens, env.Usage.CacheReadInputTokens),
+			OutputTokens: tokens.Sum(env.Usage.OutputTokens),
 		},
 	}}
 	if so := env.StructuredOutput; len(so) > 0 && string(so) != "null" {
@@ -102,15 +109,49 @@ func (c *commandBackend) parse(stdout []byte) (Reply, error) {
 	return r, nil
 }
 
-// firstLines returns the first n lines of s, trimmed.
+// lineBytes is the most of one line of a command's output an error quotes.
+const lineBytes = 300
+
+// firstLines returns the first n lines of s, trimmed, for an error: each
+// line at most lineBytes (a longer one says its length), and control
+// bytes and invalid UTF-8 escaped (\xNN), so that what a command printed
+// can neither flood nor forge the terminal's lines.
 func firstLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = append(lines[:n], "...")
+	more := len(lines) > n
+	if more {
+		lines = lines[:n]
+	}
+	for i, l := range lines {
+		l = strings.TrimSuffix(l, "\r")
+		if len(l) > lineBytes {
+			lines[i] = escapeLine(l[:lineBytes]) + fmt.Sprintf("... (%d bytes)", len(l))
+		} else {
+			lines[i] = escapeLine(l)
+		}
+	}
+	if more {
+		lines = append(lines, "...")
 	}
 	out := strings.Join(lines, "\n")
 	if out == "" {
 		return "(no stderr)"
 	}
 	return out
+}
+
+// escapeLine writes control bytes (but tab) and invalid UTF-8 as \xNN.
+func escapeLine(l string) string {
+	var b strings.Builder
+	for i := 0; i < len(l); {
+		r, size := utf8.DecodeRuneInString(l[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1, r < 0x20 && r != '\t', r == 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", l[i])
+		default:
+			b.WriteString(l[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }

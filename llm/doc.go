@@ -30,10 +30,13 @@
 // git-yoimem-llm (Options.APIHelper, else DefaultAPIHelper on PATH),
 // through Options.Exec. git-yoimem imports only this package.
 //
-// `git-yoimem-llm call` gets one JSON object on stdin,
+// `git-yoimem-llm call --max-input-bytes=<size of stdin>` gets one JSON
+// object on stdin (it reads no more than that size),
 //
 //	{"model": "anthropic:<model>",
-//	 "options": {"base_url": "...", "timeout_ms": 300000, "max_retries": 2},
+//	 "options": {"base_url": "...", "timeout_ms": 300000, "max_retries": 2,
+//	             "max_reply": {"bytes": 16777216, "setting": "..."},
+//	             "max_request": {"bytes": 33554432, "setting": "..."}},
 //	 "request": <Request>}
 //
 // and prints {"response": <Response>}, or on failure {"response": <what
@@ -41,8 +44,10 @@
 // is {"provider", "status", "kind", "message"} and kind is one of
 // rate_limited, server, timeout, refusal, context_length, invalid_output,
 // empty, no_key, auth, bad_request, connection, command, exhausted,
-// canceled: the bridge maps it back to the Err variable, so errors.Is
-// works as in-process. Requests and responses are the types' JSON form
+// too_large, canceled: the bridge maps it back to the Err variable, so
+// errors.Is works as in-process. The answer is at most max_reply bytes
+// (a larger one is replaced by a too_large error), and the bridge reads
+// no more than that of the helper's stdout. Requests and responses are the types' JSON form
 // (snake_case tags; json.RawMessage fields raw, compacted; a ToolCall
 // input that is not valid JSON travels as the string "input_text").
 // "base_url" is Options.BaseURL, else the *_BASE_URL variable through
@@ -80,6 +85,21 @@
 // calls again. If a model calls other tools in the same turn as an invalid
 // schema reply, the repair turn reports those calls as not run.
 //
+// # Size limits
+//
+// Every reply is read within Options.MaxReply (DefaultMaxReplyBytes): a
+// command's stdout (past it the process group is killed; of stderr only
+// the start and the end are kept, for the message), each HTTP response
+// body, error responses included (past it the read fails and the SDKs do
+// not retry), the helper's answer. The call then fails with ErrTooLarge,
+// whose message names the limit and Limit.Setting, and nothing of the
+// reply is used: an invalid reply over the limit is never sent back for
+// repair. A request whose JSON form is over Options.MaxRequest
+// (DefaultMaxRequestBytes) fails with ErrContextLength before it is sent,
+// and so does the repair attempt, whose request echoes the invalid reply
+// (the call then fails with ErrInvalidOutput). Token counts are kept in
+// range (see Usage.Add).
+//
 // # Errors
 //
 // Failures are *Error values whose Kind is one of the Err variables, so
@@ -107,8 +127,9 @@
 // answer is "result" (or, with claude's --json-schema, the structured reply
 // is "structured_output"), usage comes from its "usage", and "is_error":
 // true fails the call. Tools are not supported (ErrBadRequest). A nonzero exit
-// fails with the exit code and the first lines of stderr; Options.Timeout
-// kills the whole process group.
+// fails with the exit code and the first lines of stderr (control bytes
+// escaped); Options.Timeout, and stdout over Options.MaxReply, kill the
+// whole process group.
 //
 // # Replay provider
 //

@@ -24,6 +24,7 @@ var (
 	ErrConnection    = errors.New("connection failed")
 	ErrCommand       = errors.New("command failed")
 	ErrExhausted     = errors.New("no recorded response left")
+	ErrTooLarge      = errors.New("reply over the size limit")
 )
 
 // Error is a failed call. Kind is one of the Err variables (or
@@ -135,6 +136,7 @@ var kindNames = []struct {
 	{"connection", ErrConnection},
 	{"command", ErrCommand},
 	{"exhausted", ErrExhausted},
+	{"too_large", ErrTooLarge},
 	{"canceled", context.Canceled},
 }
 
@@ -169,7 +171,7 @@ type errorJSON struct {
 // MarshalJSON writes {"provider", "status", "kind", "message"}, the kind
 // as its name (rate_limited, server, timeout, refusal, context_length,
 // invalid_output, empty, no_key, auth, bad_request, connection, command,
-// exhausted, canceled). The cause (Err) is not written; an unknown kind
+// exhausted, too_large, canceled). The cause (Err) is not written; an unknown kind
 // is written as command with the kind in the message.
 func (e *Error) MarshalJSON() ([]byte, error) {
 	w := errorJSON{Provider: e.Provider, Status: e.Status, Kind: kindName(e.Kind), Message: e.Message}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // Role is who wrote a message.
@@ -105,9 +107,11 @@ type Usage struct {
 	OutputTokens int64 `json:"output_tokens"`
 }
 
-// Add sums two usages.
+// Add sums two usages. Each count stops at tokens.Max (2^53), and a count
+// out of range (negative, larger) counts 0: a server that reports 2^63-1
+// tokens must not wrap a sum around. Usage{}.Add(u) puts u in range.
 func (u Usage) Add(v Usage) Usage {
-	return Usage{InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens}
+	return Usage{InputTokens: tokens.Add(u.InputTokens, v.InputTokens), OutputTokens: tokens.Add(u.OutputTokens, v.OutputTokens)}
 }
 
 // Response is the model's reply.

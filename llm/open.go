@@ -48,6 +48,15 @@ type Options struct {
 	// APIHelper is the helper program the bridge runs; "": DefaultAPIHelper,
 	// looked up on PATH.
 	APIHelper string
+	// MaxReply bounds every reply read: a command model's stdout, an API
+	// response body, the helper's answer. Past it the reply is not read
+	// on (the command is killed, the connection closed) and the call
+	// fails with ErrTooLarge naming the limit and its setting. Bytes 0:
+	// DefaultMaxReplyBytes.
+	MaxReply Limit
+	// MaxRequest bounds a request (its JSON form): a larger one fails with
+	// ErrContextLength before it is sent. Bytes 0: DefaultMaxRequestBytes.
+	MaxRequest Limit
 }
 
 // Env reads an environment variable through Getenv; "" without Getenv.

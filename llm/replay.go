@@ -34,10 +34,10 @@ type replayEntry struct {
 }
 
 // replayKind returns the kind an entry's error name stands for: those
-// of the wire form but no_key, command, exhausted and canceled.
+// of the wire form but no_key, command, exhausted, too_large and canceled.
 func replayKind(name string) (error, bool) {
 	switch name {
-	case "no_key", "command", "exhausted", "canceled":
+	case "no_key", "command", "exhausted", "too_large", "canceled":
 		return nil, false
 	}
 	return kindByName(name)
@@ -82,7 +82,7 @@ func (rb *replayBackend) Send(ctx context.Context, req Request) (Reply, error) {
 	}
 	r := Reply{Response: Response{
 		Text:       e.Text,
-		Usage:      Usage{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens},
+		Usage:      Usage{}.Add(Usage{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens}),
 		StopReason: e.StopReason,
 		Model:      orDefault(e.Model, "replay"),
 	}}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"time"
+
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // How a record was used. Inject is a context cost, not a use: it never
@@ -49,14 +51,16 @@ type Clock struct {
 
 // NewClock builds a clock from ticks in any order. A tick whose range
 // overlaps one already counted for its session (the same part of a log
-// read twice, after machine-local state was lost) is not counted again.
+// read twice, after machine-local state was lost) is not counted again. A
+// reading out of range (negative, over tokens.Max) counts 0, and the total
+// stops at tokens.Max.
 func NewClock(ticks []Tick) *Clock {
 	counted := dedupe(ticks)
 	sort.SliceStable(counted, func(i, j int) bool { return counted[i].Time.Before(counted[j].Time) })
 	c := &Clock{}
 	var total int64
 	for _, t := range counted {
-		total += t.Tokens
+		total = tokens.Add(total, t.Tokens) // out of range: 0; the total stops at tokens.Max
 		c.times = append(c.times, t.Time)
 		c.cum = append(c.cum, total)
 	}

@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // Local is the machine-local side of metrics under the git common
@@ -68,28 +71,51 @@ func (l Local) Events() ([]Event, error) {
 	return readDir(l.eventsDir())
 }
 
-// Clock reads the ledger.
+// maxLedgerLine bounds one line of the ledger (a reading is about 150
+// bytes): a longer one is damage, reported, not read into memory whole.
+const maxLedgerLine = 64 << 10
+
+// Clock reads the ledger, a line at a time. A torn last line (a crash
+// mid-append) is skipped; any other bad line, or a count out of range,
+// is an error naming it.
 func (l Local) Clock() (*Clock, error) {
-	b, err := os.ReadFile(l.ledgerPath())
+	f, err := os.Open(l.ledgerPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewClock(nil), nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	var ticks []Tick
-	for i, line := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(line) == "" {
+	var pending error // a bad line is an error unless it is the last
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 4096), maxLedgerLine)
+	n := 0
+	for sc.Scan() {
+		n++
+		if pending != nil {
+			return nil, pending
+		}
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
 			continue
 		}
 		var t Tick
-		if err := json.Unmarshal([]byte(line), &t); err != nil {
-			if i == len(strings.Split(string(b), "\n"))-1 {
-				break // a torn last line
-			}
-			return nil, fmt.Errorf("%s:%d: %w", l.ledgerPath(), i+1, err)
+		if err := json.Unmarshal(line, &t); err != nil {
+			pending = fmt.Errorf("%s:%d: %w", l.ledgerPath(), n, err)
+			continue
+		}
+		if !tokens.Valid(t.Tokens) {
+			return nil, fmt.Errorf("%s:%d: tokens %d out of range (0 to %d)", l.ledgerPath(), n, t.Tokens, tokens.Max)
 		}
 		ticks = append(ticks, t)
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: a line of more than %d bytes", l.ledgerPath(), n+1, maxLedgerLine)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", l.ledgerPath(), err)
 	}
 	return NewClock(ticks), nil
 }
@@ -158,7 +184,7 @@ func Stats(events []Event, clock *Clock, window int, protect float64) []Stat {
 		s := Stat{Record: rec}
 		for _, e := range evs {
 			if e.How == HowInject {
-				s.InjectTokens += e.Tokens
+				s.InjectTokens = tokens.Add(s.InjectTokens, e.Tokens)
 			} else {
 				s.Uses++
 			}

@@ -3,6 +3,8 @@ package sessionlog
 import (
 	"bytes"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // Claude Code transcripts (ref/session_formats.md §1): one JSON object per
@@ -112,9 +114,9 @@ func ccUsage(l *ccLine, m *ccMessage, st *state) *Usage {
 	for o.next() {
 		switch string(o.key) {
 		case "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens":
-			u.InputTokens += intValue(o.val)
+			u.InputTokens = tokens.Add(u.InputTokens, tokenValue(o.val))
 		case "output_tokens":
-			u.OutputTokens = intValue(o.val)
+			u.OutputTokens = tokenValue(o.val)
 		}
 	}
 	return u

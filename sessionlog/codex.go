@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/yoimem/git-yoimem/internal/inject"
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // Codex CLI rollouts (ref/session_formats.md §3): every line is
@@ -84,11 +85,11 @@ func (codexParser) usage(text []byte, st *state) *Usage {
 	return codexUsage(&p, st)
 }
 
-// tokens are the counters of a token_count usage object.
-type tokens struct{ in, out, total int64 }
+// counters are the counters of a token_count usage object.
+type counters struct{ in, out, total int64 }
 
-func readTokens(v []byte) (tokens, bool) {
-	var t tokens
+func readTokens(v []byte) (counters, bool) {
+	var t counters
 	if !isObject(v) {
 		return t, false
 	}
@@ -96,11 +97,11 @@ func readTokens(v []byte) (tokens, bool) {
 	for o.next() {
 		switch string(o.key) {
 		case "input_tokens":
-			t.in = intValue(o.val)
+			t.in = tokenValue(o.val)
 		case "output_tokens":
-			t.out = intValue(o.val)
+			t.out = tokenValue(o.val)
 		case "total_tokens":
-			t.total = intValue(o.val)
+			t.total = tokenValue(o.val)
 		}
 	}
 	return t, true
@@ -137,7 +138,7 @@ func codexUsage(p *cxPayload, st *state) *Usage {
 		if !haveLast {
 			l = t
 			if havePrev && t.in >= prev.in && t.out >= prev.out {
-				l = tokens{in: t.in - prev.in, out: t.out - prev.out}
+				l = counters{in: t.in - prev.in, out: t.out - prev.out}
 			}
 		}
 	}
@@ -145,24 +146,24 @@ func codexUsage(p *cxPayload, st *state) *Usage {
 }
 
 // parseTotalID reads the totals back from a Codex usage id.
-func parseTotalID(id string) (tokens, bool) {
+func parseTotalID(id string) (counters, bool) {
 	rest, ok := strings.CutPrefix(id, "total:")
 	if !ok {
-		return tokens{}, false
+		return counters{}, false
 	}
 	parts := strings.Split(rest, ":")
 	if len(parts) != 3 {
-		return tokens{}, false
+		return counters{}, false
 	}
 	var n [3]int64
 	for i, s := range parts {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return tokens{}, false
+		v, ok := tokens.Parse([]byte(s)) // the ids come back from saved state
+		if !ok {
+			return counters{}, false
 		}
 		n[i] = v
 	}
-	return tokens{n[0], n[1], n[2]}, true
+	return counters{n[0], n[1], n[2]}, true
 }
 
 func (codexParser) entry(text []byte, st *state, e *Entry) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"testing"
+
+	tokencount "github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // FuzzReader reads any bytes in each format: it must not panic, line
@@ -21,12 +23,21 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":5}}}\n{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":5}}}"), uint8(1), uint16(1))
 	f.Add([]byte("\n\r\n{\"a\":[[[[\n{\"type\":\"user\",\"text\":\"\\ud800\"}\n"), uint8(0), uint16(2))
+	// Token counters at and past the limits (2^53, 2^63-1, 2^63, negative).
+	f.Add([]byte("{\"type\":\"usage\",\"input_tokens\":9007199254740992}\n{\"type\":\"usage\",\"input_tokens\":9007199254740992}\n"), uint8(0), uint16(1))
+	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":9223372036854775807,\"cache_read_input_tokens\":9223372036854775807}}}\n"), uint8(1), uint16(0))
+	f.Add([]byte("{\"type\":\"event_msg\",\"payload\":{\"type\":\"token_count\",\"info\":{\"total_token_usage\":{\"input_tokens\":9223372036854775808},\"last_token_usage\":{\"input_tokens\":-5}}}}\n"), uint8(2), uint16(0))
 	f.Fuzz(func(t *testing.T, data []byte, fi uint8, cut uint16) {
 		format := Formats()[int(fi)%len(Formats())]
 		_, _ = Detect(data)
 		entries, r := readAll(t, data, format, Options{})
 		checkPositions(t, data, entries, r)
 		tokens, calls := usageSum(entries)
+		for _, e := range entries {
+			if u := e.Usage; u != nil && (u.InputTokens < 0 || u.InputTokens > tokencount.Max || u.OutputTokens < 0 || u.OutputTokens > tokencount.Max) {
+				t.Fatalf("entry %d: usage %+v out of range", e.Index, *u)
+			}
+		}
 		tc, err := CountTokens(bytes.NewReader(data), format, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"strconv"
+
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // A small, allocation-free walker over JSON held in memory. The readers use
@@ -272,5 +274,12 @@ func intValue(v []byte) int64 {
 	if err != nil || n < 0 {
 		return 0
 	}
+	return n
+}
+
+// tokenValue reads a token counter: a whole number from 0 to tokens.Max;
+// anything else (negative, larger, a fraction, a string) counts 0.
+func tokenValue(v []byte) int64 {
+	n, _ := tokens.Parse(v)
 	return n
 }

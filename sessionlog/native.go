@@ -102,7 +102,7 @@ func nativeUsage(l *ntLine, st *state) *Usage {
 	if !st.seen.add(id) {
 		return nil
 	}
-	return &Usage{MessageID: id, InputTokens: intValue(in), OutputTokens: intValue(out)}
+	return &Usage{MessageID: id, InputTokens: tokenValue(in), OutputTokens: tokenValue(out)}
 }
 
 func (nativeParser) entry(text []byte, st *state, e *Entry) {

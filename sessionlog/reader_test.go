@@ -9,12 +9,14 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	tokencount "github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 func usageSum(entries []Entry) (tokens int64, calls int) {
 	for _, e := range entries {
 		if e.Usage != nil {
-			tokens += e.Usage.InputTokens
+			tokens = tokencount.Add(tokens, e.Usage.InputTokens)
 			calls++
 		}
 	}

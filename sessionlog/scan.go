@@ -3,11 +3,13 @@ package sessionlog
 import (
 	"errors"
 	"io"
+
+	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
 // TokenCount is what CountTokens found.
 type TokenCount struct {
-	InputTokens int64    // deduplicated input tokens of the calls counted
+	InputTokens int64    // deduplicated input tokens of the calls counted, at most tokens.Max
 	Calls       int      // API calls counted
 	Index       int      // line number of the last complete line scanned (Options.StartIndex of a later scan)
 	Offset      int64    // byte offset just after it (Options.StartOffset)
@@ -40,7 +42,7 @@ func CountTokens(r io.Reader, f Format, opts Options) (TokenCount, error) {
 			continue
 		}
 		if u := p.usage(l.text, &st); u != nil {
-			tc.InputTokens += u.InputTokens
+			tc.InputTokens = tokens.Add(tc.InputTokens, u.InputTokens)
 			tc.Calls++
 		}
 	}

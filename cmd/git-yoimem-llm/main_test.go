@@ -165,7 +165,9 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"call"}, `{"model":"command:sh","request":{"messages":[]}}`, 2, "", `model "command:sh"`},
 		{[]string{"call"}, `{"model":"anthropic:m"}`, 2, "", "no request"},
 		{nil, ``, 2, "", "usage: git-yoimem-llm call"},
-		{[]string{"call", "extra"}, ``, 2, "", "usage:"},
+		{[]string{"call", "extra"}, ``, 2, "", `unknown argument "extra"`},
+		{[]string{"call", "--max-input-bytes=0"}, ``, 2, "", `unknown argument "--max-input-bytes=0"`},
+		{[]string{"call", "--max-input-bytes=5"}, `{"model":"anthropic:m"}`, 2, "", "stdin is more than 5 bytes, the most this call reads (--max-input-bytes)"},
 		{[]string{"--version"}, ``, 0, "git-yoimem-llm ", ""},
 		{[]string{"--help"}, ``, 0, "usage: git-yoimem-llm call", ""},
 	}

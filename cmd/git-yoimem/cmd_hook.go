@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -114,6 +112,9 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	index := w.repo.IndexFile(env.Dir, env.Getenv)
 	maxRead := config.Defaults().Int(config.KeyLintMaxFileBytes)
 	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, index, prefix, maxRead)
+	if errors.Is(err, gitstore.ErrIndexChecksum) {
+		return cannotRun(err, "'git reset' rebuilds the index from HEAD (the working tree is kept); then stage your changes again")
+	}
 	if err != nil {
 		if changed, deleted, err = stagedChanges(ctx, w.repo, prefix); err != nil {
 			return cannotRun(err)
@@ -233,233 +234,4 @@ func reportHookFindings(ctx context.Context, env Env, w *workspace, prefix strin
 	return &exitError{code: exitFindings,
 		err:   fmt.Errorf("git-yoimem refused the %s: %d error(s) in .yoi/ records", what, rep.Count(lint.Error)),
 		hints: hints}
-}
-
-// pushedRef is one line git gives pre-push on stdin.
-type pushedRef struct {
-	localRef, localSHA, remoteRef, remoteSHA string
-}
-
-const zeroSHA = "0000000000000000000000000000000000000000"
-
-func readPushedRefs(r io.Reader) ([]pushedRef, error) {
-	var refs []pushedRef
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) != 4 {
-			return nil, fmt.Errorf("pre-push: unexpected line on stdin: %q", sc.Text())
-		}
-		refs = append(refs, pushedRef{f[0], f[1], f[2], f[3]})
-	}
-	return refs, sc.Err()
-}
-
-func runPrePush(ctx context.Context, env Env, g *globalOptions, opts hookOptions) error {
-	remote := "origin"
-	if len(opts.args) > 0 {
-		remote = opts.args[0]
-	} else if r := env.Getenv("PRE_COMMIT_REMOTE_NAME"); r != "" {
-		remote = r
-	}
-	refs, err := readPushedRefs(env.Stdin)
-	if err != nil {
-		return cannotRun(err)
-	}
-	if len(refs) == 0 {
-		if from, to := env.Getenv("PRE_COMMIT_FROM_REF"), env.Getenv("PRE_COMMIT_TO_REF"); to != "" {
-			// The pre-commit framework runs pre-push hooks without stdin.
-			refs = []pushedRef{{localRef: to, localSHA: to, remoteRef: env.Getenv("PRE_COMMIT_REMOTE_BRANCH"), remoteSHA: orZero(from)}}
-		}
-	}
-	w, err := openWorkspace(ctx, env, g)
-	if err != nil {
-		return err
-	}
-	prefix, err := yoiPrefix(w)
-	if err != nil {
-		return err
-	}
-	var objs *gitstore.Objects
-	var failures []string
-	var all lint.Report
-	for _, r := range refs {
-		if r.localSHA == zeroSHA {
-			continue // a delete pushes nothing
-		}
-		// What the remote has is not ours to judge; a push to a URL (no
-		// remote-tracking refs of its own) compares with every remote.
-		exclude := []string{"--not", "--remotes=" + remote}
-		if strings.ContainsAny(remote, "/:") {
-			exclude = []string{"--not", "--remotes"}
-		}
-		if r.remoteSHA != zeroSHA && objectExists(ctx, w.repo, r.remoteSHA) {
-			exclude = []string{"^" + r.remoteSHA}
-		}
-		if objs == nil {
-			if objs, err = gitstore.OpenObjects(w.repo); err != nil {
-				return cannotRun(err)
-			}
-		}
-		rep, bad, err := checkPushedRange(ctx, w, objs, prefix, r, exclude)
-		if err != nil {
-			return cannotRun(err)
-		}
-		all.Findings = append(all.Findings, rep.Findings...)
-		failures = append(failures, bad...)
-	}
-	for _, f := range failures {
-		fmt.Fprintln(env.Stderr, f)
-	}
-	err = reportHookFindings(ctx, env, w, prefix, all, "push")
-	if len(failures) > 0 && err == nil {
-		err = &exitError{code: exitFindings, err: fmt.Errorf("git-yoimem refused the push: %d memory commit(s) with bad trailers", len(failures)),
-			hints: []string{"memory commits are written by consolidation; rewrite or drop the bad ones before pushing"}}
-	}
-	return err
-}
-
-func orZero(s string) string {
-	if s == "" {
-		return zeroSHA
-	}
-	return s
-}
-
-func objectExists(ctx context.Context, repo gitstore.Repo, sha string) bool {
-	_, err := repo.Git.Run(ctx, "cat-file", "-e", sha+"^{commit}")
-	return err == nil
-}
-
-// checkPushedRange lints the .yoi/ records the range changes, at the
-// pushed tip, and checks memory commits' trailers.
-func checkPushedRange(ctx context.Context, w *workspace, objs *gitstore.Objects, prefix string, r pushedRef, exclude []string) (lint.Report, []string, error) {
-	args := append([]string{"log", "-z", "--no-renames", "--format=%x01%H%x00%B%x00", "--name-status", r.localSHA}, exclude...)
-	args = append(args, "--")
-	out, err := w.repo.Git.Run(ctx, args...)
-	if err != nil {
-		return lint.Report{}, nil, fmt.Errorf("list pushed commits of %s: %w", r.localRef, err)
-	}
-	commits := parseLogWithFiles(out)
-	memoryRef := "refs/heads/" + w.cfg.String(config.KeyBranch)
-	isMemoryPush := r.localRef == memoryRef || r.remoteRef == memoryRef
-	onBase := map[string]bool{}
-	if isMemoryPush {
-		// Commits of the base branch that the memory branch is built on
-		// are not memory commits, whatever they touch.
-		if onBase, err = baseCommits(ctx, w, r.localSHA, exclude); err != nil {
-			return lint.Report{}, nil, err
-		}
-	}
-	var bad []string
-	touched := map[string]bool{}
-	for _, c := range commits {
-		hasTrailers := false
-		for _, t := range gitstore.ParseTrailers(c.message) {
-			hasTrailers = hasTrailers || strings.HasPrefix(strings.ToLower(t.Key), "yoimem-")
-		}
-		isRevert := !hasTrailers && strings.Contains(c.message, "\nThis reverts commit ")
-		if isMemoryPush && !onBase[c.hash] && !isRevert && touchesOnly(c.files, prefix) || hasTrailers {
-			if err := gitstore.CheckTrailers(c.message); err != nil {
-				bad = append(bad, fmt.Sprintf("%s: memory commit %.12s: %v", r.localRef, c.hash, err))
-			}
-		}
-		for _, f := range c.files {
-			if rel, ok := strings.CutPrefix(f, prefix+"/"); ok {
-				touched[rel] = true
-			}
-		}
-	}
-	if len(touched) == 0 {
-		return lint.Report{}, bad, nil
-	}
-	lo := lintOptions(w.cfg)
-	snap, err := gitstore.RevisionSnapshot(ctx, w.repo, objs, r.localSHA, prefix, lo.MaxFileBytes)
-	if err != nil {
-		return lint.Report{}, nil, err
-	}
-	var changed, deleted []string
-	for p := range touched {
-		if _, ok := snap.Lookup(p); ok {
-			changed = append(changed, p)
-		} else {
-			deleted = append(deleted, p)
-		}
-	}
-	return lint.Changed(snap, lintable(changed), deleted, lo), bad, nil
-}
-
-// baseCommits lists the pushed commits that are on the base branch (local
-// or origin's): git rev-list <tip> <exclude…> minus those not on the base.
-func baseCommits(ctx context.Context, w *workspace, tip string, exclude []string) (map[string]bool, error) {
-	base, err := gitstore.ResolveBase(ctx, w.repo, w.cfg.String(config.KeyBaseBranch))
-	if err != nil || base == "refs/heads/"+w.cfg.String(config.KeyBranch) {
-		// No base, or the memory branch named as its own base (a committed
-		// setting must not excuse every commit): every commit is judged.
-		return map[string]bool{}, nil
-	}
-	args := append([]string{"rev-list", tip}, exclude...)
-	all, err := w.repo.Git.Run(ctx, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list pushed commits: %w", err)
-	}
-	notBase, err := w.repo.Git.Run(ctx, append(append([]string{"rev-list", tip}, exclude...), "^"+base)...)
-	if err != nil {
-		return nil, fmt.Errorf("list pushed commits not on %s: %w", base, err)
-	}
-	out := map[string]bool{}
-	for _, h := range strings.Fields(string(all)) {
-		out[h] = true
-	}
-	for _, h := range strings.Fields(string(notBase)) {
-		delete(out, h)
-	}
-	return out, nil
-}
-
-// touchesOnly: a commit whose changes are all under prefix (a memory
-// commit's shape). Merges list no files and are not memory commits.
-func touchesOnly(files []string, prefix string) bool {
-	if len(files) == 0 {
-		return false
-	}
-	for _, f := range files {
-		if !strings.HasPrefix(f, prefix+"/") {
-			return false
-		}
-	}
-	return true
-}
-
-type loggedCommit struct {
-	hash, message string
-	files         []string
-}
-
-// parseLogWithFiles reads `git log -z --format=%x01%H%x00%B%x00 --name-status`.
-func parseLogWithFiles(out []byte) []loggedCommit {
-	var commits []loggedCommit
-	for _, chunk := range bytes.Split(out, []byte{1}) {
-		parts := bytes.Split(chunk, []byte{0})
-		if len(parts) < 2 {
-			continue
-		}
-		c := loggedCommit{hash: string(bytes.TrimSpace(parts[0])), message: string(parts[1])}
-		// Then: empty separators, and status / path pairs ("\nA", path, "D", path…).
-		wantPath := false
-		for _, tok := range parts[2:] {
-			switch {
-			case wantPath:
-				c.files = append(c.files, string(tok))
-				wantPath = false
-			case len(bytes.TrimSpace(tok)) > 0:
-				wantPath = true
-			}
-		}
-		commits = append(commits, c)
-	}
-	return commits
 }

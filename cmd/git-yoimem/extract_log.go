@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/internal/tokens"
 	"github.com/yoimem/git-yoimem/sessionlog"
 )
 
@@ -155,7 +156,7 @@ func (l *sessionLog) scanForeign(f io.Reader, st *extract.State, opts sessionlog
 	}
 	res := scanned{from: st.Scan.Index + 1, to: tc.Index, tokens: tc.InputTokens}
 	st.Scan.Index, st.Scan.Offset, st.Scan.Seen = tc.Index, tc.Offset, tc.Seen
-	st.Scan.Tokens += tc.InputTokens
+	st.Scan.Tokens = tokens.Add(st.Scan.Tokens, tc.InputTokens)
 	st.Scan.Calls += tc.Calls
 	return res, nil
 }
@@ -187,7 +188,7 @@ func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessio
 		if e.Usage != nil {
 			calls = append(calls, usage{e.Index, e.Usage.InputTokens})
 			if e.Index > ledgerAfter {
-				res.tokens += e.Usage.InputTokens
+				res.tokens = tokens.Add(res.tokens, e.Usage.InputTokens)
 			}
 		}
 		if e.Extension != nil {
@@ -203,7 +204,7 @@ func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessio
 				st.Scan.Tokens, st.Scan.Calls = 0, 0
 				for _, c := range calls {
 					if c.index > p.Through {
-						st.Scan.Tokens += c.tokens
+						st.Scan.Tokens = tokens.Add(st.Scan.Tokens, c.tokens)
 						st.Scan.Calls++
 					}
 				}
@@ -219,7 +220,7 @@ func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessio
 		}
 	}
 	for _, c := range calls {
-		st.Scan.Tokens += c.tokens
+		st.Scan.Tokens = tokens.Add(st.Scan.Tokens, c.tokens)
 		st.Scan.Calls++
 	}
 	res.to = r.Index()

@@ -13,6 +13,8 @@ import (
 	"runtime/pprof"
 	"syscall"
 	"time"
+
+	"github.com/yoimem/git-yoimem/internal/lifeline"
 )
 
 func main() {
@@ -37,10 +39,17 @@ func main() {
 
 // interruptible is the context every command runs in: cancelled by the
 // signals that stop a command (exit 130, nothing partial written). The
-// tests' binary runs in it too. SIGTERM too: a hook's timeout ends us with
-// it, and a model call's child process must be stopped with us.
+// tests' binary runs in it too. SIGINT, SIGTERM (a hook's timeout) and
+// SIGHUP (a closed terminal, a killed session) all stop it, and a model
+// call's child processes are stopped with us. When git started us (`git
+// yoimem …`), git's death sends SIGTERM, so that we never run on alone
+// holding locks and model children.
 func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	if _, gone := lifeline.TieToGit(syscall.SIGTERM); gone {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGTERM) // as if git's death had signalled us
+	}
+	return ctx, stop
 }
 
 func realEnv() Env {

@@ -13,11 +13,13 @@ import (
 // openModel opens a model string with the yoimem.llm.* settings.
 func openModel(env Env, w *workspace, model string) (llm.Provider, error) {
 	opts := llm.Options{
-		APIHelper: apiHelper(),
-		Getenv:    env.Getenv,
-		Timeout:   time.Duration(w.cfg.Int(config.KeyLLMTimeoutSeconds)) * time.Second,
-		ReadFile:  os.ReadFile,
-		Exec:      llm.OSExec{Dir: env.Dir, Env: environ(env)},
+		APIHelper:  apiHelper(),
+		Getenv:     env.Getenv,
+		Timeout:    time.Duration(w.cfg.Int(config.KeyLLMTimeoutSeconds)) * time.Second,
+		ReadFile:   os.ReadFile,
+		Exec:       llm.OSExec{Dir: env.Dir, Env: environ(env)},
+		MaxReply:   llm.Limit{Bytes: w.cfg.Int(config.KeyLLMMaxReplyBytes), Setting: config.KeyLLMMaxReplyBytes},
+		MaxRequest: llm.Limit{Bytes: w.cfg.Int(config.KeyLLMMaxRequestBytes), Setting: config.KeyLLMMaxRequestBytes},
 	}
 	if r := w.cfg.Int(config.KeyLLMMaxRetries); r > 0 {
 		opts.MaxRetries = int(r)

@@ -27,10 +27,10 @@ func TestMain(m *testing.M) {
 		// The helper that makes Anthropic and OpenAI calls (its own binary
 		// in an installation, so that git-yoimem does not link the SDKs).
 		llm.DefaultAPIHelper: func() {
-			if len(os.Args) != 2 || os.Args[1] != "call" {
+			if len(os.Args) < 2 || os.Args[1] != "call" {
 				os.Exit(2)
 			}
-			os.Exit(apis.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+			os.Exit(apis.ServeCall(context.Background(), os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 		},
 	})
 }

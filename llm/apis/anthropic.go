@@ -9,6 +9,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/yoimem/git-yoimem/internal/tokens"
 	"github.com/yoimem/git-yoimem/llm"
 )
 
@@ -34,6 +35,7 @@ func newAnthropic(model string, opts llm.Options) (*anthropicBackend, error) {
 		option.WithMaxRetries(opts.Retries()),
 		// Also lifts the SDK's refusal of large non-streaming max_tokens.
 		option.WithRequestTimeout(opts.RequestTimeout()),
+		option.WithMiddleware(limitReplies(opts.ReplyLimit())),
 	}
 	if key != "" {
 		ro = append(ro, option.WithAPIKey(key))
@@ -168,8 +170,8 @@ func (a *anthropicBackend) reply(req llm.Request, msg *anthropic.Message) (llm.R
 		StopReason: string(msg.StopReason),
 		Model:      string(msg.Model),
 		Usage: llm.Usage{
-			InputTokens:  u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens,
-			OutputTokens: u.OutputTokens,
+			InputTokens:  tokens.Sum(u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens),
+			OutputTokens: tokens.Sum(u.OutputTokens),
 		},
 	}}
 	var text []string
@@ -204,6 +206,9 @@ func (a *anthropicBackend) reply(req llm.Request, msg *anthropic.Message) (llm.R
 
 // error converts an SDK error.
 func (a *anthropicBackend) error(err error) error {
+	if e, ok := replyLimitError(a.Name(), err); ok {
+		return e
+	}
 	var apiErr *anthropic.Error
 	if !errors.As(err, &apiErr) {
 		return llm.TransportError(a.Name(), err, a.key)

@@ -38,6 +38,7 @@ func newOpenAI(model string, opts llm.Options) (*openAIBackend, error) {
 		option.WithBaseURL(orDefault(base, openAIBaseURL)),
 		option.WithMaxRetries(opts.Retries()),
 		option.WithRequestTimeout(opts.RequestTimeout()),
+		option.WithMiddleware(limitReplies(opts.ReplyLimit())),
 	}
 	if key != "" {
 		ro = append(ro, option.WithAPIKey(key))
@@ -128,7 +129,7 @@ func openAIMessages(m llm.Message) []openai.ChatCompletionMessageParamUnion {
 func (o *openAIBackend) reply(req llm.Request, resp *openai.ChatCompletion) (llm.Reply, error) {
 	r := llm.Reply{Response: llm.Response{
 		Model: resp.Model,
-		Usage: llm.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens},
+		Usage: llm.Usage{}.Add(llm.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens}),
 	}}
 	if len(resp.Choices) == 0 {
 		return r, &llm.Error{Provider: o.Name(), Kind: llm.ErrEmpty, Message: "no choices"}
@@ -156,6 +157,9 @@ func (o *openAIBackend) reply(req llm.Request, resp *openai.ChatCompletion) (llm
 
 // error converts an SDK error.
 func (o *openAIBackend) error(err error) error {
+	if e, ok := replyLimitError(o.Name(), err); ok {
+		return e
+	}
 	var apiErr *openai.Error
 	if !errors.As(err, &apiErr) {
 		return llm.TransportError(o.Name(), err, o.key)
