@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -58,7 +59,28 @@ func (e *ChangedError) Unwrap() error { return record.ErrChanged }
 // Errors of the tools.
 var (
 	ErrReadOnly = errors.New("the file is read-only (its owner locked it); leave it as it is")
+	// ErrBadExpect is an expect that is no blob id at all (an
+	// abbreviation, a typo): a mistake to say, not a change to report.
+	ErrBadExpect = errors.New("not a blob id")
 )
+
+// CheckExpect checks an expect (of write, edit, delete): empty, or a blob
+// id in full, the 40 hex digits memory_read and 'memory read --format
+// json' give.
+func CheckExpect(expect string) error {
+	if expect == "" {
+		return nil
+	}
+	ok := len(expect) == 40
+	for i := 0; ok && i < len(expect); i++ {
+		c := expect[i]
+		ok = '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+	}
+	if !ok {
+		return fmt.Errorf("expect %s is %w: give the 40 hex digits the read gave (its blob), not an abbreviation", quote.Value(expect), ErrBadExpect)
+	}
+	return nil
+}
 
 // opError names the operation and the record, as every error of the tools
 // does: "edit .yoi/knowledge/retry.md: …".
