@@ -28,13 +28,16 @@ func (r *Refusal) Error() string {
 	return b.String()
 }
 
-// shown prints a path from the workspace root, or as it was given (quoted)
-// when it is not a path inside .yoi/ at all.
+// shown prints a path for a message: from the workspace root, quoted as
+// git quotes a path when it holds a control character, a quote or a
+// backslash (a newline cannot break the message, an escape cannot reach
+// the terminal), or as it was given (quoted) when it is not a path inside
+// .yoi/ at all.
 func shown(p string) string {
 	if _, err := record.CleanRel(p); err != nil {
 		return fmt.Sprintf("%q", p)
 	}
-	return record.DisplayPath(p)
+	return quote.Path(record.DisplayPath(p), false)
 }
 
 // ChangedError is a write refused because the record is not the version
@@ -50,7 +53,7 @@ func (e *ChangedError) Error() string {
 	if e.Now == "" {
 		now = "now deleted"
 	}
-	return fmt.Sprintf("%s %s: changed since you read it (blob %s, %s); read it again", e.Op, record.DisplayPath(e.Path), e.Expected, now)
+	return fmt.Sprintf("%s %s: changed since you read it (blob %s, %s); read it again", e.Op, shown(e.Path), e.Expected, now)
 }
 
 // Unwrap makes errors.Is(err, record.ErrChanged) hold.
@@ -85,5 +88,5 @@ func CheckExpect(expect string) error {
 // opError names the operation and the record, as every error of the tools
 // does: "edit .yoi/knowledge/retry.md: …".
 func opError(op, path string, err error) error {
-	return fmt.Errorf("%s %s: %w", op, record.DisplayPath(path), err)
+	return fmt.Errorf("%s %s: %w", op, shown(path), err)
 }
