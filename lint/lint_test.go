@@ -360,6 +360,8 @@ func TestSummaryMissing(t *testing.T) {
 	// The hooks: a commit deleting it, or one changing something else.
 	check(t, Changed(without, nil, []string{record.SummaryPath}, DefaultOptions()).Findings, "memory/summary.md:summary-missing")
 	check(t, Changed(without, []string{"knowledge/k.md"}, nil, DefaultOptions()).Findings)
+	// A commit removing all of .yoi/ leaves nothing that needs a summary.
+	check(t, Changed(record.MapSnapshot(map[string][]byte{}), nil, []string{record.SummaryPath, "knowledge/k.md"}, DefaultOptions()).Findings)
 
 	// The memory tools: deleting it is refused; other deletes are not.
 	var cs record.ChangeSet
