@@ -35,9 +35,9 @@ func (r *Refusal) Error() string {
 // .yoi/ at all.
 func shown(p string) string {
 	if _, err := record.CleanRel(p); err != nil {
-		return fmt.Sprintf("%q", p)
+		return quote.Value(p)
 	}
-	return quote.Path(record.DisplayPath(p), false)
+	return quote.PathValue(record.DisplayPath(p), false)
 }
 
 // ChangedError is a write refused because the record is not the version

@@ -78,10 +78,11 @@ func warnf(w io.Writer, format string, args ...any) {
 }
 
 // terminalSafe escapes the control bytes of a message but its line breaks
-// and tabs (a refusal lists its findings a line each): whatever a message echoes
-// (a name someone typed, git's stderr, a model's error), no escape
-// sequence or carriage return reaches the terminal. Names are quoted where
-// they are put in a message; this is the net under them.
+// and tabs (a refusal lists its findings a line each), and cuts a line
+// over 1 KiB: whatever a message echoes (a name someone typed, git's
+// stderr, a model's error), no escape sequence or carriage return reaches
+// the terminal, and no line floods it. Names are quoted and cut where they
+// are put in a message; this is the net under them.
 func terminalSafe(msg string) string {
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
@@ -89,7 +90,7 @@ func terminalSafe(msg string) string {
 		for j, c := range cells {
 			cells[j] = quote.Controls(c)
 		}
-		lines[i] = strings.Join(cells, "\t")
+		lines[i] = quote.Line(strings.Join(cells, "\t"))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -35,7 +35,7 @@ func logError(path string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return fmt.Errorf("session log %s: %w", quote.Path(path, false), err)
+	return fmt.Errorf("session log %s: %w", quote.PathValue(path, false), err)
 }
 
 // headBytes is how much of a log is read to detect its format and session.
@@ -48,7 +48,7 @@ func openSessionLog(path, format string) (*sessionLog, error) {
 		return nil, logError(path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("session log %s is not a regular file", quote.Path(path, false))
+		return nil, fmt.Errorf("session log %s is not a regular file", quote.PathValue(path, false))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -58,7 +58,7 @@ func openSessionLog(path, format string) (*sessionLog, error) {
 	head := make([]byte, headBytes)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("read session log %s: %w", quote.Path(path, false), err)
+		return nil, fmt.Errorf("read session log %s: %w", quote.PathValue(path, false), err)
 	}
 	head = head[:n]
 	l := &sessionLog{path: path}
@@ -70,7 +70,7 @@ func openSessionLog(path, format string) (*sessionLog, error) {
 		l.session = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		return l, nil // empty: no format to tell yet (format "")
 	} else if l.format, err = sessionlog.Detect(head); err != nil {
-		return nil, fmt.Errorf("session log %s: %w (give --format native|claude-code|codex)", quote.Path(path, false), err)
+		return nil, fmt.Errorf("session log %s: %w (give --format native|claude-code|codex)", quote.PathValue(path, false), err)
 	}
 	r := sessionlog.NewReader(bytes.NewReader(head), l.format, sessionlog.Options{})
 	for r.SessionID() == "" {
