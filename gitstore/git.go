@@ -47,7 +47,23 @@ type OutputLimitError struct {
 
 func (e *OutputLimitError) Error() string {
 	return fmt.Sprintf("git %s printed more than %s bytes, the most git-yoimem reads from a git command; it was stopped",
-		strings.Join(e.Args, " "), capture.Thousands(e.Limit))
+		subcommand(e.Args), capture.Thousands(e.Limit))
+}
+
+// subcommand is the git command args run (log, ls-files…): past the
+// options of git itself (-c key=value, -C dir, --git-dir=…).
+func subcommand(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-c" || a == "-C":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return "(no command)"
 }
 
 // Error is a failed git command with what it printed on stderr.
