@@ -151,6 +151,36 @@ type Repo struct {
 	Git       Git    // runs git at TopLevel
 }
 
+// Contains reports whether dir (absolute, clean; it need not exist yet)
+// lies in the working tree: at TopLevel or below it, once the symbolic
+// links of its existing part are resolved.
+func (r Repo) Contains(dir string) bool {
+	real := resolveExisting(dir)
+	top := r.TopLevel
+	if t, err := filepath.EvalSymlinks(top); err == nil {
+		top = t
+	}
+	rel, err := filepath.Rel(top, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// resolveExisting resolves the symbolic links of the longest existing
+// prefix of an absolute, clean path and appends the rest.
+func resolveExisting(p string) string {
+	rest := ""
+	for {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(p, rest)
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+}
+
 // Locate finds the repository that contains g.Dir with one git call.
 func Locate(ctx context.Context, g Git) (Repo, error) {
 	// The errors are told apart by git's message, so it must be untranslated.
