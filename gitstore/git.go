@@ -152,15 +152,19 @@ type Repo struct {
 }
 
 // Contains reports whether dir (absolute, clean; it need not exist yet)
-// lies in the working tree: at TopLevel or below it, once the symbolic
-// links of its existing part are resolved.
+// lies in the working tree: at TopLevel or below it, and not in the git
+// directory, once the symbolic links of its existing part are resolved.
 func (r Repo) Contains(dir string) bool {
 	real := resolveExisting(dir)
-	top := r.TopLevel
-	if t, err := filepath.EvalSymlinks(top); err == nil {
-		top = t
+	return within(real, r.TopLevel) && (r.GitDir == "" || !within(real, r.GitDir)) && (r.CommonDir == "" || !within(real, r.CommonDir))
+}
+
+// within reports whether real is dir or below it (dir's links resolved).
+func within(real, dir string) bool {
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
 	}
-	rel, err := filepath.Rel(top, real)
+	rel, err := filepath.Rel(dir, real)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 

@@ -49,7 +49,7 @@ func locate(ctx context.Context, env Env, g *globalOptions) (*workspace, error) 
 		w.root = filepath.Clean(root)
 		if !repo.Contains(w.root) {
 			return nil, &exitError{code: exitCannotRun,
-				err:   fmt.Errorf("--workspace %s: %s is outside the repository %s", quote.Short(g.workspace), quote.PathValue(w.root, false), quote.PathValue(repo.TopLevel, false)),
+				err:   fmt.Errorf("--workspace %s: %s is not in the working tree of the repository at %s", quote.Short(g.workspace), quote.PathValue(w.root, false), quote.PathValue(repo.TopLevel, false)),
 				hints: []string{"give a directory of this repository's working tree (the default is its top level), or cd into the repository that holds it"}}
 		}
 	}
