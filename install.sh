@@ -132,7 +132,10 @@ export HOME=$work/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitco
 mkdir -p -- "$HOME"
 git config --global user.name "Demo" && git config --global user.email demo@example.com
 
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# Commands in bold on a terminal; plain in a log or a pipe.
+bold='' plain=''
+if [[ -t 1 ]]; then bold=$'\033[1m' plain=$'\033[0m'; fi
+step() { printf '\n%s$ %s%s\n' "$bold" "$*" "$plain"; "$@"; }
 
 echo
 echo "== sample repository: $repo"

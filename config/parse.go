@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-git/gcfg/scanner"
 	"github.com/go-git/gcfg/token"
+	"github.com/yoimem/git-yoimem/internal/capture"
 	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
@@ -102,6 +103,11 @@ func (e Entry) where() string {
 	return e.Origin.String()
 }
 
+// MaxFileBytes is the most of a configuration file ParseFile reads: a
+// .yoi/config is a few kilobytes, and a committed file must not make every
+// command read gigabytes. A larger file is an error.
+const MaxFileBytes = 1 << 20
+
 // ParseFile parses r, a file in git-config syntax such as .yoi/config,
 // and returns its yoimem.* settings in the order they appear. name is the
 // path used in errors and in each Entry's Origin. Other sections are
@@ -113,9 +119,12 @@ func (e Entry) where() string {
 // [section.subsection] header lowercases the subsection. A syntax error
 // names the file and line: ".yoi/config:4: expected '=' after branch".
 func ParseFile(r io.Reader, name string) ([]Entry, error) {
-	src, err := io.ReadAll(r)
+	src, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if len(src) > MaxFileBytes {
+		return nil, fmt.Errorf("%s is more than %s bytes, the limit of a configuration file", name, capture.Thousands(MaxFileBytes))
 	}
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")) // git skips a UTF-8 BOM
 	p := &fileParser{name: name}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,6 +171,31 @@ func TestParseFileReadError(t *testing.T) {
 	if !errors.Is(err, cause) || !strings.HasPrefix(err.Error(), "reading x/.yoi/config: ") {
 		t.Errorf("error = %v, want it to wrap %v and name the file", err, cause)
 	}
+}
+
+// TestParseFileTooLarge: a configuration file over MaxFileBytes is an
+// error with its size and the limit, read no further than the limit (a
+// reader that never ends ends there).
+func TestParseFileTooLarge(t *testing.T) {
+	head := "[yoimem]\n\tbranch = m\n"
+	ok := head + strings.Repeat("\n", MaxFileBytes-len(head)) // the limit exactly
+	if _, err := ParseFile(strings.NewReader(ok), ".yoi/config"); err != nil {
+		t.Fatalf("%d bytes: %v", len(ok), err)
+	}
+	_, err := ParseFile(io.MultiReader(strings.NewReader("[yoimem]\n"), neverEnding('#')), ".yoi/config")
+	want := ".yoi/config is more than 1,048,576 bytes, the limit of a configuration file"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error = %v, want %q", err, want)
+	}
+}
+
+type neverEnding byte
+
+func (b neverEnding) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
 }
 
 // TestParseFileAgainstGit checks that git reads the same yoimem.* values

@@ -47,7 +47,23 @@ type OutputLimitError struct {
 
 func (e *OutputLimitError) Error() string {
 	return fmt.Sprintf("git %s printed more than %s bytes, the most git-yoimem reads from a git command; it was stopped",
-		strings.Join(e.Args, " "), capture.Thousands(e.Limit))
+		subcommand(e.Args), capture.Thousands(e.Limit))
+}
+
+// subcommand is the git command args run (log, ls-files…): past the
+// options of git itself (-c key=value, -C dir, --git-dir=…).
+func subcommand(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-c" || a == "-C":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return "(no command)"
 }
 
 // Error is a failed git command with what it printed on stderr.
@@ -133,6 +149,40 @@ type Repo struct {
 	GitDir    string // this worktree's git dir
 	CommonDir string // shared git dir (differs from GitDir in linked worktrees)
 	Git       Git    // runs git at TopLevel
+}
+
+// Contains reports whether dir (absolute, clean; it need not exist yet)
+// lies in the working tree: at TopLevel or below it, and not in the git
+// directory, once the symbolic links of its existing part are resolved.
+func (r Repo) Contains(dir string) bool {
+	real := resolveExisting(dir)
+	return within(real, r.TopLevel) && (r.GitDir == "" || !within(real, r.GitDir)) && (r.CommonDir == "" || !within(real, r.CommonDir))
+}
+
+// within reports whether real is dir or below it (dir's links resolved).
+func within(real, dir string) bool {
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
+	}
+	rel, err := filepath.Rel(dir, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// resolveExisting resolves the symbolic links of the longest existing
+// prefix of an absolute, clean path and appends the rest.
+func resolveExisting(p string) string {
+	rest := ""
+	for {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(p, rest)
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
 }
 
 // Locate finds the repository that contains g.Dir with one git call.

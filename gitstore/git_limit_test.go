@@ -85,3 +85,14 @@ func TestGitStderrKept(t *testing.T) {
 		t.Errorf("stderr kept: %d bytes, %.200q", len(ge.Stderr), ge.Stderr)
 	}
 }
+
+// TestOutputLimitMessage: the error names the git command, not the
+// command line git-yoimem built (its options, formats and refs are ours,
+// and nothing the user can act on).
+func TestOutputLimitMessage(t *testing.T) {
+	e := &OutputLimitError{Args: []string{"-c", "core.quotePath=false", "log", "-z", "--grep=^Yoimem-Run:", "--format=%H%x00%aI%x00%B", "refs/heads/yoimem/memory", "--"}, Limit: 64 << 20}
+	want := "git log printed more than 67,108,864 bytes, the most git-yoimem reads from a git command; it was stopped"
+	if got := e.Error(); got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}

@@ -24,12 +24,12 @@ type MergeScope struct {
 // difference between their merge base and ref. It depends on HEAD and ref
 // only, never on configuration, so that no setting can hide what a merge
 // brings; an unborn HEAD or unrelated histories are errors, not an empty
-// list.
-func ScopeOfMerge(ctx context.Context, r Repo, ref string) (MergeScope, error) {
+// list. Messages call ref name (a branch's name for the commit it held).
+func ScopeOfMerge(ctx context.Context, r Repo, ref, name string) (MergeScope, error) {
 	var s MergeScope
 	head, err := r.Git.Run(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}")
 	if err != nil {
-		return s, fmt.Errorf("%w: nothing to merge %s into", ErrUnbornHead, ref)
+		return s, fmt.Errorf("%w: nothing to merge %s into", ErrUnbornHead, name)
 	}
 	s.Into = "HEAD"
 	if out, err := r.Git.Run(ctx, "symbolic-ref", "-q", "--short", "HEAD"); err == nil {
@@ -39,14 +39,14 @@ func ScopeOfMerge(ctx context.Context, r Repo, ref string) (MergeScope, error) {
 	var ge *Error
 	switch {
 	case errors.As(err, &ge) && ge.ExitCode == 1 && strings.TrimSpace(ge.Stderr) == "":
-		return s, fmt.Errorf("%s and %s: %w", s.Into, ref, ErrNoCommonAncestor)
+		return s, fmt.Errorf("%s and %s: %w", s.Into, name, ErrNoCommonAncestor)
 	case err != nil:
-		return s, fmt.Errorf("merge base of %s and %s: %w", s.Into, ref, err)
+		return s, fmt.Errorf("merge base of %s and %s: %w", s.Into, name, err)
 	}
 	s.Base = strings.TrimSpace(string(out))
 	out, err = r.Git.Run(ctx, "diff-tree", "-r", "--name-only", "-z", "--no-renames", s.Base, ref, "--")
 	if err != nil {
-		return s, fmt.Errorf("list what %s changes since %.12s: %w", ref, s.Base, err)
+		return s, fmt.Errorf("list what %s changes since %.12s: %w", name, s.Base, err)
 	}
 	for _, p := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
 		if p != "" {

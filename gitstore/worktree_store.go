@@ -88,7 +88,9 @@ func (s *WorktreeStore) Lock(ctx context.Context) (func(), error) {
 }
 
 // Write replaces a file atomically, creating its directories, if it is
-// still the version prev (its blob id; "" for no file).
+// still the version prev (its blob id; "" for no file). A file replaced
+// keeps its permission bits (git tracks the executable bit, and an owner
+// may have narrowed the others); a new one is 0644.
 func (s *WorktreeStore) Write(rel string, content []byte, prev string) error {
 	p, err := s.safePath(rel, true)
 	if err != nil {
@@ -97,7 +99,11 @@ func (s *WorktreeStore) Write(rel string, content []byte, prev string) error {
 	if err := s.check(p, rel, prev); err != nil {
 		return err
 	}
-	return atomicfile.Write(p, content, 0o644)
+	perm := os.FileMode(0o644)
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+		perm = fi.Mode().Perm()
+	}
+	return atomicfile.Write(p, content, perm)
 }
 
 // Delete removes a file if it is still the version prev.

@@ -52,6 +52,35 @@ func TestWorktreeStore(t *testing.T) {
 	}
 }
 
+// TestWorktreeStoreKeepsMode: replacing a record keeps its permission bits
+// (an executable bit git tracks, a mode its owner narrowed); a new record
+// is 0644.
+func TestWorktreeStoreKeepsMode(t *testing.T) {
+	s, root := newStore(t)
+	for _, mode := range []os.FileMode{0o755, 0o640, 0o600} {
+		const p = "knowledge/k.md"
+		file := filepath.Join(root, ".yoi", p)
+		if err := os.WriteFile(file, []byte("old"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(file, mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Write(p, []byte("new"), record.BlobID([]byte("old"))); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != mode {
+			t.Errorf("mode %v after a write over a %v file (%v)", fi.Mode().Perm(), mode, err)
+		}
+	}
+	if err := s.Write("knowledge/new.md", []byte("n"), ""); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(filepath.Join(root, ".yoi", "knowledge", "new.md")); fi.Mode().Perm() != 0o644 {
+		t.Errorf("new record: mode %v", fi.Mode().Perm())
+	}
+}
+
 // TestWorktreeStoreChanged: a write or delete whose file is no longer the
 // version read is refused with record.ErrChanged and changes nothing.
 func TestWorktreeStoreChanged(t *testing.T) {

@@ -67,11 +67,13 @@ func hasSummary(snap record.Snapshot) bool {
 }
 
 // deletesSummary reports whether deleted names the summary and the
-// snapshot no longer has it.
+// snapshot no longer has it, while .yoi/ still holds something: a change
+// that removes all of .yoi/ gives up the memory, and leaves nothing that
+// needs a summary.
 func deletesSummary(snap record.Snapshot, deleted []string) bool {
 	for _, p := range deleted {
 		if p == record.SummaryPath {
-			return !hasSummary(snap)
+			return !hasSummary(snap) && len(snap.Entries) > 0
 		}
 	}
 	return false

@@ -201,7 +201,7 @@ func (fl *fileLint) refs(rec *record.Record, idx *index) {
 func (fl *fileLint) credentials(content []byte) {
 	for _, m := range secrets.Find(content) {
 		line, col := position(content, m.Start)
-		fl.add(Error, RuleCredential, line, col, "looks like a %s; memory is committed and pushed, so remove it (and rotate it if it was real)", secrets.Describe(m.Kind))
+		fl.add(Error, RuleCredential, line, col, "%s; memory is committed and pushed, so remove it (and rotate it if it was real)", looksLike(m.Kind))
 	}
 }
 

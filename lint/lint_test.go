@@ -360,6 +360,8 @@ func TestSummaryMissing(t *testing.T) {
 	// The hooks: a commit deleting it, or one changing something else.
 	check(t, Changed(without, nil, []string{record.SummaryPath}, DefaultOptions()).Findings, "memory/summary.md:summary-missing")
 	check(t, Changed(without, []string{"knowledge/k.md"}, nil, DefaultOptions()).Findings)
+	// A commit removing all of .yoi/ leaves nothing that needs a summary.
+	check(t, Changed(record.MapSnapshot(map[string][]byte{}), nil, []string{record.SummaryPath, "knowledge/k.md"}, DefaultOptions()).Findings)
 
 	// The memory tools: deleting it is refused; other deletes are not.
 	var cs record.ChangeSet
@@ -411,6 +413,34 @@ func TestCredentialsInParsedText(t *testing.T) {
 			if f.Line != 10 {
 				t.Errorf("%s: %s", f.Path, f)
 			}
+		}
+	}
+}
+
+// TestCredentialMessageArticle: the message reads as English whatever the
+// kind: "an AWS access key ID", "a GitHub token", in the raw text and in
+// the parsed text alike.
+func TestCredentialMessageArticle(t *testing.T) {
+	aws := "AKIA" + "Q3EGRTZX7MPLW4NB"
+	gh := "gh" + "p_" + "R8kQ2vT9xW3mB7nL4cY6hJ1dF0gSaZ5uE2oI"
+	snap := record.MapSnapshot(map[string][]byte{
+		record.SummaryPath:          []byte(summary("")),
+		"memory/requests/aws.md":    []byte(request("key " + aws + "\n")),
+		"memory/requests/gh.md":     []byte(request("token " + gh + "\n")),
+		"memory/requests/awsesc.md": []byte(request("key " + aws[:6] + "\u200b" + aws[6:] + "\n")),
+	})
+	want := map[string]string{
+		"memory/requests/aws.md":    "looks like an AWS access key ID;",
+		"memory/requests/gh.md":     "looks like a GitHub token;",
+		"memory/requests/awsesc.md": "looks like an AWS access key ID once",
+	}
+	rep := Tree(snap, DefaultOptions(), nil)
+	if len(rep.Findings) != len(want) {
+		t.Fatalf("findings: %v", rep.Findings)
+	}
+	for _, f := range rep.Findings {
+		if !strings.Contains(f.Message, want[f.Path]) {
+			t.Errorf("%s: %q, want %q", f.Path, f.Message, want[f.Path])
 		}
 	}
 }

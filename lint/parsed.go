@@ -98,7 +98,15 @@ func (fl *fileLint) markdownBody(rec *record.Record, raw map[int]bool) {
 	}
 }
 
-func looksLike(kind string) string { return "looks like a " + secrets.Describe(kind) }
+// looksLike names a kind of secret with its article: "looks like an AWS
+// access key ID", "looks like a GitHub token".
+func looksLike(kind string) string {
+	d := secrets.Describe(kind)
+	if d != "" && strings.ContainsRune("AEIOUaeiou", rune(d[0])) {
+		return "looks like an " + d
+	}
+	return "looks like a " + d
+}
 
 // invisible are the zero-width characters a token can hide behind: zero
 // width space, non-joiner, joiner, word joiner, BOM, soft hyphen.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -94,6 +95,8 @@ func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
 		// before the write: once the client reads the answer it may reuse
 		// the id (the SDK still waits for this write before it ends)
 		c.settle(resp.ID)
+		resp = withErrorCode(resp)
+		msg = resp
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -105,6 +108,27 @@ func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
 		return c.answer(&rpcError{id: id, code: jsonrpc.CodeInternalError, msg: "internal error: " + err.Error()})
 	}
 	return c.writeLine(data)
+}
+
+// withErrorCode gives an error response the SDK left without a JSON-RPC
+// code (code 0: a request out of turn in the session, such as tools/call
+// before initialize or a second initialize, or params it could not
+// decode) the code JSON-RPC has for it: -32602 for params, else -32600.
+func withErrorCode(resp *jsonrpc.Response) *jsonrpc.Response {
+	if resp.Error == nil {
+		return resp
+	}
+	var we *jsonrpc.Error
+	if errors.As(resp.Error, &we) && we.Code != 0 {
+		return resp
+	}
+	code := int64(jsonrpc.CodeInvalidRequest)
+	if strings.Contains(resp.Error.Error(), "unmarshaling") {
+		code = jsonrpc.CodeInvalidParams
+	}
+	out := *resp
+	out.Error = &jsonrpc.Error{Code: code, Message: resp.Error.Error()}
+	return &out
 }
 
 // Close implements sdk.Connection: Read returns io.EOF from now on. The

@@ -358,14 +358,21 @@ func TestBeforeInitialize(t *testing.T) {
 	input := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"retry"}}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":7}}` + "\n" +
 		`{"jsonrpc":"2.0","id":3,"method":"initialize","params":"x"}` + "\n" +
-		initLine + "\n" + afterLine + "\n"
+		initLine + "\n" + afterLine + "\n" +
+		`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
 	rs, err := serve(t, newStore(), false, 0, input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"1", "2", "3"} {
-		if r := byID(rs, id); len(r) != 1 || r[0].Error == nil {
+	for _, id := range []string{"1", "2", "3", "4"} {
+		r := byID(rs, id)
+		if len(r) != 1 || r[0].Error == nil {
 			t.Errorf("id %s: want an error, got %+v", id, r)
+			continue
+		}
+		// a JSON-RPC error code (-32600 for a request out of turn), never 0
+		if c := r[0].Error.Code; c > -32000 || c < -32768 {
+			t.Errorf("id %s: error code %d (%s), want a JSON-RPC code", id, c, r[0].Error.Message)
 		}
 	}
 	if r := byID(rs, `"after"`); len(r) != 1 || r[0].Error != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
@@ -26,6 +27,10 @@ func (t *Tools) change(ctx context.Context, op, path, expect string, compute fun
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckExpect(expect); err != nil {
+		return nil, opError(op, rel, err)
+	}
+	expect = strings.ToLower(expect)
 	unlock, err := t.Store.Lock(ctx)
 	if err != nil {
 		return nil, opError(op, rel, err)

@@ -30,6 +30,9 @@ type ContextResult struct {
 	Budget   int      `json:"budget"`   // the budget it was built for
 	Included []string `json:"included"` // slugs whose descriptions are in
 	Left     []string `json:"left_out"` // slugs whose descriptions did not fit
+	// SummaryMissing says .yoi/ has no memory/summary.md: the context
+	// says so in a visible line instead of going without it silently.
+	SummaryMissing bool `json:"summary_missing,omitempty"`
 }
 
 // Context builds the always-on context: the summary's body, then the
@@ -57,6 +60,11 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 		}
 	} else if tooLarge(err) {
 		return res, err // never a context without the summary, silently
+	} else if errors.Is(err, record.ErrNotExist) {
+		res.SummaryMissing = true
+		b.WriteString("[git-yoimem: " + record.DisplayPath(record.SummaryPath) + " is missing: this context has no summary]\n")
+	} else {
+		return res, fmt.Errorf("%s: %w", record.SummaryPath, err)
 	}
 	type desc struct{ slug, text string }
 	var descs []desc

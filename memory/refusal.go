@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -27,13 +28,16 @@ func (r *Refusal) Error() string {
 	return b.String()
 }
 
-// shown prints a path from the workspace root, or as it was given (quoted)
-// when it is not a path inside .yoi/ at all.
+// shown prints a path for a message: from the workspace root, quoted as
+// git quotes a path when it holds a control character, a quote or a
+// backslash (a newline cannot break the message, an escape cannot reach
+// the terminal), or as it was given (quoted) when it is not a path inside
+// .yoi/ at all.
 func shown(p string) string {
 	if _, err := record.CleanRel(p); err != nil {
-		return fmt.Sprintf("%q", p)
+		return quote.Value(p)
 	}
-	return record.DisplayPath(p)
+	return quote.PathValue(record.DisplayPath(p), false)
 }
 
 // ChangedError is a write refused because the record is not the version
@@ -49,7 +53,7 @@ func (e *ChangedError) Error() string {
 	if e.Now == "" {
 		now = "now deleted"
 	}
-	return fmt.Sprintf("%s %s: changed since you read it (blob %s, %s); read it again", e.Op, record.DisplayPath(e.Path), e.Expected, now)
+	return fmt.Sprintf("%s %s: changed since you read it (blob %s, %s); read it again", e.Op, shown(e.Path), e.Expected, now)
 }
 
 // Unwrap makes errors.Is(err, record.ErrChanged) hold.
@@ -58,10 +62,31 @@ func (e *ChangedError) Unwrap() error { return record.ErrChanged }
 // Errors of the tools.
 var (
 	ErrReadOnly = errors.New("the file is read-only (its owner locked it); leave it as it is")
+	// ErrBadExpect is an expect that is no blob id at all (an
+	// abbreviation, a typo): a mistake to say, not a change to report.
+	ErrBadExpect = errors.New("not a blob id")
 )
+
+// CheckExpect checks an expect (of write, edit, delete): empty, or a blob
+// id in full, the 40 hex digits memory_read and 'memory read --format
+// json' give.
+func CheckExpect(expect string) error {
+	if expect == "" {
+		return nil
+	}
+	ok := len(expect) == 40
+	for i := 0; ok && i < len(expect); i++ {
+		c := expect[i]
+		ok = '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+	}
+	if !ok {
+		return fmt.Errorf("expect %s is %w: give the 40 hex digits the read gave (its blob), not an abbreviation", quote.Value(expect), ErrBadExpect)
+	}
+	return nil
+}
 
 // opError names the operation and the record, as every error of the tools
 // does: "edit .yoi/knowledge/retry.md: …".
 func opError(op, path string, err error) error {
-	return fmt.Errorf("%s %s: %w", op, record.DisplayPath(path), err)
+	return fmt.Errorf("%s %s: %w", op, shown(path), err)
 }

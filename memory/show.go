@@ -33,16 +33,16 @@ func Show(snap record.Snapshot, ref string, kind record.Kind) (Shown, error) {
 		}
 		loc := record.Classify(rel)
 		if loc.Area != record.AreaRecord {
-			return Shown{}, fmt.Errorf("%s %w", record.DisplayPath(rel), ErrNotRecordPath)
+			return Shown{}, fmt.Errorf("%s %w", shown(rel), ErrNotRecordPath)
 		}
 		if loc.SlugErr != nil {
-			return Shown{}, fmt.Errorf("%s: %w", record.DisplayPath(rel), loc.SlugErr)
+			return Shown{}, fmt.Errorf("%s: %w", shown(rel), loc.SlugErr)
 		}
 		if kind != record.KindNone && loc.Kind != kind {
-			return Shown{}, fmt.Errorf("%s is a %s record, not a %s", record.DisplayPath(rel), loc.Kind, kind)
+			return Shown{}, fmt.Errorf("%s is a %s record, not a %s", shown(rel), loc.Kind, kind)
 		}
 		if e, ok := snap.Lookup(rel); !ok || e.Mode != record.ModeRegular {
-			return Shown{}, fmt.Errorf("%s: %w", record.DisplayPath(rel), ErrNotFound)
+			return Shown{}, fmt.Errorf("%s: %w", shown(rel), ErrNotFound)
 		}
 		paths = []string{rel}
 	} else {
@@ -68,11 +68,11 @@ func Show(snap record.Snapshot, ref string, kind record.Kind) (Shown, error) {
 		return Shown{}, err // it names the file, its size and the limit
 	}
 	if err != nil {
-		return Shown{}, fmt.Errorf("%s: %w", record.DisplayPath(rel), err)
+		return Shown{}, fmt.Errorf("%s: %w", shown(rel), err)
 	}
 	ex := Examine(rel, content)
 	if !ex.Text {
-		return Shown{}, fmt.Errorf("%s: %s", record.DisplayPath(rel), ex.Problem)
+		return Shown{}, fmt.Errorf("%s: %s", shown(rel), ex.Problem)
 	}
 	s := Shown{Rel: rel, Hit: Hit{
 		Slug: slugOf(record.Classify(rel)), Path: record.DisplayPath(rel), Kind: ex.Kind, Description: ex.Description,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // Layout paths, relative to the workspace's .yoi/ directory and always
@@ -32,7 +34,7 @@ func ValidateSlug(slug string) error {
 	case slug == "":
 		return fmt.Errorf("%w: empty", ErrBadSlug)
 	case len(slug) > MaxSlugLen:
-		return fmt.Errorf("%w %q: %d characters, at most %d", ErrBadSlug, slug, len(slug), MaxSlugLen)
+		return fmt.Errorf("%w %s: %d characters, at most %d", ErrBadSlug, quote.Value(slug), len(slug), MaxSlugLen)
 	case !isKebab(slug):
 		return fmt.Errorf("%w %q: use lowercase letters, digits and single hyphens (kebab-case)", ErrBadSlug, slug)
 	}

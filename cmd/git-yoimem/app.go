@@ -34,7 +34,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		CustomAppHelpTemplate:     helpTemplate(cli.AppHelpTemplate, helpSections()),
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "config", Aliases: []string{"c"}, Usage: "set `KEY=VALUE` for this run, e.g. -c yoimem.search.maxResults=5 (repeatable; wins over git config and .yoi/config)"},
-			&cli.StringFlag{Name: "workspace", Usage: "the workspace root `DIR` that holds .yoi/ (default: the repository's top level)", Destination: &g.workspace},
+			&cli.StringFlag{Name: "workspace", Usage: "the workspace root `DIR` that holds .yoi/, a directory of the repository's working tree (default: its top level)", Destination: &g.workspace},
 			&cli.StringFlag{Name: "session", Usage: "the agent session `ID` that reads are recorded for (default: $YOIMEM_SESSION; none: reads are not recorded)", Destination: &g.session},
 		},
 		Before: func(c *cli.Context) error {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/internal/suggest"
 )
 
@@ -43,7 +44,7 @@ func unknownFlag(arg string, cmd *cli.Command, known []cli.Flag) error {
 		where = " for 'git yoimem " + cmd.Name + "'"
 		help = "'git yoimem " + cmd.Name + " --help' lists its flags"
 	}
-	err := usageErrorHint(help, "unknown flag %s%s", strings.SplitN(arg, "=", 2)[0], where)
+	err := usageErrorHint(help, "unknown flag %s%s", quote.Short(strings.SplitN(arg, "=", 2)[0]), where)
 	if s := suggest.Closest(flagName(arg), names); len(s) > 0 {
 		for i := range s {
 			s[i] = dashed(s[i])
@@ -54,7 +55,7 @@ func unknownFlag(arg string, cmd *cli.Command, known []cli.Flag) error {
 }
 
 func missingValue(arg string, cmd *cli.Command) error {
-	err := usageError("flag %s needs a value", arg)
+	err := usageError("flag %s needs a value", quote.Short(arg))
 	if cmd == nil {
 		err.hints = []string{"'git yoimem help' describes the global flags"}
 	}
@@ -70,7 +71,7 @@ func unknownCommand(app *cli.App, name string) error {
 	if len(s) == 0 && len(suggest.Closest(strings.TrimLeft(name, "-"), []string{"version"})) > 0 {
 		s = []string{"--version"}
 	}
-	err := usageErrorHint("'git yoimem help' lists the commands", "unknown command %q", name)
+	err := usageErrorHint("'git yoimem help' lists the commands", "unknown command %s", quote.Value(name))
 	if len(s) > 0 {
 		for i := range s {
 			s[i] = "'git yoimem " + s[i] + "'"
@@ -85,7 +86,7 @@ func unknownCommand(app *cli.App, name string) error {
 // write, edit or delete", and what was meant, as a command line (prefix
 // and the word).
 func choiceError(what, got string, choices []string, prefix string) error {
-	err := usageError("unknown %s %q: want %s", what, got, suggest.OrList(choices))
+	err := usageError("unknown %s %s: want %s", what, quote.Value(got), suggest.OrList(choices))
 	if s := suggest.Closest(got, choices); len(s) > 0 {
 		for i := range s {
 			s[i] = fmt.Sprintf("'%s %s'", prefix, s[i])

@@ -74,6 +74,9 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 	if err != nil {
 		return &exitError{code: exitFindings, err: err}
 	}
+	if res.SummaryMissing {
+		warnf(env.Stderr, "%s is missing: the context has no summary; restore it (git checkout HEAD -- %[1]s) or write one", record.DisplayPath(record.SummaryPath))
+	}
 	if len(res.Left) > 0 {
 		warnf(env.Stderr, "context over budget: %d description(s) left out (%s)", len(res.Left), strings.Join(res.Left, ", "))
 	}

@@ -109,6 +109,9 @@ func checkMemoryFlags(c *cli.Context, opts memoryOptions) error {
 	if opts.create && (opts.overwrite || opts.expect != "") {
 		return usageError("--create only creates; --overwrite and --expect replace: give one or the other")
 	}
+	if err := memory.CheckExpect(opts.expect); err != nil {
+		return usageError("--%v", err) // --expect "…" is not a blob id: …
+	}
 	if opts.op == "edit" && (!c.IsSet("old") || !c.IsSet("new")) {
 		return usageError("memory edit needs --old TEXT and --new TEXT")
 	}

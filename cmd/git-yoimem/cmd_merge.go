@@ -42,7 +42,9 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	}
 	branch := w.cfg.String(config.KeyBranch)
 	ref := "refs/heads/" + branch
-	_, err = gitstore.CommitOfRef(ctx, w.repo, ref)
+	// The commit is read once: the guard checks it and merge merges it, so
+	// that a branch moving in between brings nothing unchecked.
+	tip, err := gitstore.CommitOfRef(ctx, w.repo, ref)
 	switch {
 	case errors.Is(err, gitstore.ErrNoRef):
 		return cannotRun(fmt.Errorf("no memory branch %s yet", branch), "memory commits are written by consolidation; nothing to merge until one exists")
@@ -62,10 +64,10 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 			err:   fmt.Errorf("%s/ has uncommitted changes; refusing to merge %s:\n%s", prefix, branch, dirty),
 			hints: []string{"commit or stash them first ('git stash push -- " + prefix + "')"}}
 	}
-	if err := mergeGuard(ctx, w, ref, branch, prefix); err != nil {
+	if err := mergeGuard(ctx, w, tip, branch, prefix); err != nil {
 		return err
 	}
-	out, err := w.repo.Git.Run(ctx, "merge", "--no-edit", "-m", "Merge memory branch "+branch, ref)
+	out, err := w.repo.Git.Run(ctx, "merge", "--no-edit", "-m", "Merge memory branch "+branch, tip)
 	fmt.Fprint(env.Stderr, string(out))
 	var ge *gitstore.Error
 	if errors.As(err, &ge) {
@@ -80,8 +82,8 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 // it compares the branch with its merge base with HEAD, so that no setting
 // (a committed yoimem.baseBranch naming a missing branch, or the memory
 // branch itself) can skip the check.
-func mergeGuard(ctx context.Context, w *workspace, ref, branch, prefix string) error {
-	scope, err := gitstore.ScopeOfMerge(ctx, w.repo, ref)
+func mergeGuard(ctx context.Context, w *workspace, tip, branch, prefix string) error {
+	scope, err := gitstore.ScopeOfMerge(ctx, w.repo, tip, branch)
 	switch {
 	case errors.Is(err, gitstore.ErrUnbornHead):
 		return &exitError{code: exitFindings, err: err,

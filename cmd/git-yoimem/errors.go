@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // Exit codes, documented in the README and in `git yoimem --help`.
@@ -64,15 +66,33 @@ func report(w io.Writer, err error) int {
 		code, hints = ee.code, ee.hints
 	}
 	msg := strings.TrimSpace(err.Error())
-	fmt.Fprintf(w, "git-yoimem: error: %s\n", msg)
+	fmt.Fprintf(w, "git-yoimem: error: %s\n", terminalSafe(msg))
 	for _, h := range hints {
-		fmt.Fprintf(w, "hint: %s\n", h)
+		fmt.Fprintf(w, "hint: %s\n", terminalSafe(h))
 	}
 	return code
 }
 
 func warnf(w io.Writer, format string, args ...any) {
-	fmt.Fprintf(w, "git-yoimem: warning: "+format+"\n", args...)
+	fmt.Fprintf(w, "git-yoimem: warning: %s\n", terminalSafe(fmt.Sprintf(format, args...)))
+}
+
+// terminalSafe escapes the control bytes of a message but its line breaks
+// and tabs (a refusal lists its findings a line each), and cuts a line
+// over 1 KiB: whatever a message echoes (a name someone typed, git's
+// stderr, a model's error), no escape sequence or carriage return reaches
+// the terminal, and no line floods it. Names are quoted and cut where they
+// are put in a message; this is the net under them.
+func terminalSafe(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		cells := strings.Split(l, "\t")
+		for j, c := range cells {
+			cells[j] = quote.Controls(c)
+		}
+		lines[i] = quote.Line(strings.Join(cells, "\t"))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func statusf(w io.Writer, format string, args ...any) {

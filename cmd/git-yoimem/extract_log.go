@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/internal/tokens"
 	"github.com/yoimem/git-yoimem/sessionlog"
 )
@@ -25,6 +27,17 @@ type sessionLog struct {
 	session string
 }
 
+// logError is a failed stat or open of a session log, naming it once and
+// quoted as git quotes a path (the name is the caller's: it may hold a
+// newline or a terminal escape).
+func logError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("session log %s: %w", quote.PathValue(path, false), err)
+}
+
 // headBytes is how much of a log is read to detect its format and session.
 const headBytes = 64 << 10
 
@@ -32,20 +45,20 @@ const headBytes = 64 << 10
 func openSessionLog(path, format string) (*sessionLog, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("session log: %w", err)
+		return nil, logError(path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("session log %s is not a regular file", path)
+		return nil, fmt.Errorf("session log %s is not a regular file", quote.PathValue(path, false))
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("session log: %w", err)
+		return nil, logError(path, err)
 	}
 	defer f.Close()
 	head := make([]byte, headBytes)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("read session log %s: %w", path, err)
+		return nil, fmt.Errorf("read session log %s: %w", quote.PathValue(path, false), err)
 	}
 	head = head[:n]
 	l := &sessionLog{path: path}
@@ -57,7 +70,7 @@ func openSessionLog(path, format string) (*sessionLog, error) {
 		l.session = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		return l, nil // empty: no format to tell yet (format "")
 	} else if l.format, err = sessionlog.Detect(head); err != nil {
-		return nil, fmt.Errorf("session log %s: %w (give --format native|claude-code|codex)", path, err)
+		return nil, fmt.Errorf("session log %s: %w (give --format native|claude-code|codex)", quote.PathValue(path, false), err)
 	}
 	r := sessionlog.NewReader(bytes.NewReader(head), l.format, sessionlog.Options{})
 	for r.SessionID() == "" {
@@ -121,7 +134,7 @@ type scanned struct {
 func (l *sessionLog) scan(st *extract.State, now time.Time) (scanned, error) {
 	f, err := os.Open(l.path)
 	if err != nil {
-		return scanned{}, fmt.Errorf("session log: %w", err)
+		return scanned{}, logError(l.path, err)
 	}
 	defer f.Close()
 	if ok, err := guardHolds(f, st.Scan.Position, st.Scan.Guard); err != nil {
@@ -234,7 +247,7 @@ func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessio
 func (l *sessionLog) rescanFromPointer(st *extract.State, ledgerAfter int) (scanned, error) {
 	f, err := os.Open(l.path)
 	if err != nil {
-		return scanned{}, fmt.Errorf("session log: %w", err)
+		return scanned{}, logError(l.path, err)
 	}
 	defer f.Close()
 	if _, err := f.Seek(st.Scan.Offset, io.SeekStart); err != nil {
@@ -274,7 +287,7 @@ func guardAt(f *os.File, offset int64) (string, error) {
 func (l *sessionLog) readRange(st extract.State) ([]sessionlog.Entry, error) {
 	f, err := os.Open(l.path)
 	if err != nil {
-		return nil, fmt.Errorf("session log: %w", err)
+		return nil, logError(l.path, err)
 	}
 	defer f.Close()
 	if _, err := f.Seek(st.Pointer.Offset, io.SeekStart); err != nil {

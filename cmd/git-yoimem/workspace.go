@@ -11,6 +11,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -46,6 +47,11 @@ func locate(ctx context.Context, env Env, g *globalOptions) (*workspace, error) 
 			root = filepath.Join(env.Dir, root)
 		}
 		w.root = filepath.Clean(root)
+		if !repo.Contains(w.root) {
+			return nil, &exitError{code: exitCannotRun,
+				err:   fmt.Errorf("--workspace %s: %s is not in the working tree of the repository at %s", quote.Short(g.workspace), quote.PathValue(w.root, false), quote.PathValue(repo.TopLevel, false)),
+				hints: []string{"give a directory of this repository's working tree (the default is its top level), or cd into the repository that holds it"}}
+		}
 	}
 	return w, nil
 }

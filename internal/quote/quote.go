@@ -131,3 +131,43 @@ func Short(s string) string {
 	}
 	return Value(s)
 }
+
+// maxPathEcho is how much of a path an error message repeats: a record
+// path is at most about 90 bytes, a file name 255.
+const maxPathEcho = 256
+
+// PathValue is Path for a path someone gave (an argument, a tool's input),
+// for an error message: longer than 256 bytes, it is cut there, quoted,
+// with "…" and its whole size, as Value does.
+func PathValue(name string, nonASCII bool) string {
+	if len(name) <= maxPathEcho {
+		return Path(name, nonASCII)
+	}
+	cut := maxPathEcho
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	var b strings.Builder
+	b.Grow(cut + 32)
+	b.WriteByte('"')
+	writeEscaped(&b, name[:cut], nonASCII)
+	b.WriteString(`…" (` + strconv.Itoa(len(name)) + " bytes)")
+	return b.String()
+}
+
+// maxLine is the longest line of a message printed whole.
+const maxLine = 1024
+
+// Line cuts one line of a message to its first 1,024 bytes, with "…" and
+// its whole size: the net under messages that echo what others wrote (git's
+// stderr, a model's error), which no terminal needs whole.
+func Line(s string) string {
+	if len(s) <= maxLine {
+		return s
+	}
+	cut := maxLine
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}

@@ -123,3 +123,29 @@ func TestShort(t *testing.T) {
 		}
 	}
 }
+
+func TestPathValue(t *testing.T) {
+	long := strings.Repeat("a", 300) + ".md"
+	tests := []struct{ in, want string }{
+		{".yoi/knowledge/retry.md", ".yoi/knowledge/retry.md"},
+		{"a\nb.md", `"a\nb.md"`},
+		{long, `"` + strings.Repeat("a", 256) + `…" (303 bytes)`},
+		{strings.Repeat("\n", 300), `"` + strings.Repeat(`\n`, 256) + `…" (300 bytes)`},
+		{strings.Repeat("a", 255) + "日本", `"` + strings.Repeat("a", 255) + `…" (261 bytes)`},
+	}
+	for _, tt := range tests {
+		if got := PathValue(tt.in, false); got != tt.want {
+			t.Errorf("PathValue(%.20q…) = %.80s, want %.80s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestLine(t *testing.T) {
+	if got := Line("short"); got != "short" {
+		t.Errorf("Line(short) = %q", got)
+	}
+	got := Line(strings.Repeat("x", 5000))
+	if want := strings.Repeat("x", 1024) + "… (5000 bytes)"; got != want {
+		t.Errorf("Line(5000 x) = %.40q… (%d bytes)", got, len(got))
+	}
+}

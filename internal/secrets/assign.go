@@ -189,8 +189,14 @@ func classifyKey(key []byte) (keyKind, string) {
 func assignedValue(text []byte, v int, kind keyKind, query bool) (Match, bool) {
 	v = skipSpace(text, v)
 	s, e, quoted := valueSpan(text, v, query)
-	if kind == keyAuth && !quoted {
-		s, e = authCredential(text, s, e)
+	if kind == keyAuth {
+		// "Authorization": "Bearer …" (JSON, a dict) as well as a
+		// header line: the credential after the scheme, within the quotes.
+		cs, ce := authCredential(text, s, e)
+		if quoted && ce > e {
+			ce = e
+		}
+		s, e = cs, ce
 	}
 	if s >= e || e-s > maxValue {
 		return Match{}, false

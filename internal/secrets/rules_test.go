@@ -86,6 +86,7 @@ func ruleCases() []ruleCase {
 	grafanaKey := "eyJr" + "Ijoi" + gen(80, 160, alnum) + "="
 	pass16 := "Xk9$" + "mQ2#vL7pR4&wZ1!"
 	bearer := gen(40, 161, urlsaf)
+	basicCred := gen(32, 162, b64) + "=="
 	hexKey := hexs(32, 162)
 	hexTok := hexs(40, 163)
 	apiHeader := gen(32, 164, alnum)
@@ -152,6 +153,8 @@ func ruleCases() []ruleCase {
 		{"password go", `password := "` + pass16 + `"`, KindPassword, pass16, `password := os.Getenv("DB_PASSWORD")`},
 		{"bearer header", "Authorization: Bearer " + bearer, KindAuthHeader, bearer, "Authorization: Bearer <token>"},
 		{"bearer curl", `curl -H "Authorization: Bearer ` + bearer + `" https://api`, KindAuthHeader, bearer, `curl -H "Authorization: Bearer $TOKEN" https://api`},
+		{"bearer json header", `fetch(url, {headers: {"Authorization": "Bearer ` + bearer + `"}})`, KindAuthHeader, bearer, `{"Authorization": "Bearer <token>"}`},
+		{"basic quoted header", `headers = {'Authorization': 'Basic ` + basicCred + `'}`, KindAuthHeader, basicCred, `headers = {'Authorization': 'Basic ' + b64encode(creds)}`},
 		{"api_key hex", "api_key=" + hexKey, KindSecretValue, hexKey, "api_key=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},
 		{"API_KEY hex", "export API_KEY=" + hexKey, KindSecretValue, hexKey, "export API_KEY=YOUR_API_KEY"},
 		{"token query", "https://api.shop.test/v1/orders?token=" + hexTok + "&page=2", KindSecretValue, hexTok, "https://api.shop.test/v1/orders?token={token}&page=2"},
