@@ -60,10 +60,10 @@ func TestReadsOverTheLimit(t *testing.T) {
 		t.Errorf("context with a summary over the limit = %v, want the refusal", err)
 	}
 
-	if _, err := Expand(snap, "see #retry-policy and #big"); !isTooLarge(err, big) {
+	if _, err := Expand(snap, []byte("see #retry-policy and #big")); !isTooLarge(err, big) {
 		t.Errorf("expand = %v, want the refusal", err)
 	}
-	ex, err := Expand(snap, "see #retry-policy")
+	ex, err := Expand(snap, []byte("see #retry-policy"))
 	if err != nil || len(ex.Expanded) != 1 {
 		t.Errorf("expand = %+v, %v", ex, err)
 	}

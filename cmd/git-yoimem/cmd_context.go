@@ -88,35 +88,51 @@ func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOpti
 	return err
 }
 
+// defaultExpandInputBytes bounds a prompt expand reads: far above any
+// agent's prompt, low enough to keep the process small.
+const defaultExpandInputBytes = 64 << 20
+
 func newExpandCommand(env Env, g *globalOptions) *cli.Command {
+	var maxInput int64
 	return &cli.Command{
 		Name:      "expand",
 		Usage:     "expand #slug references of stdin to the knowledge they name (stdout)",
-		UsageText: "git yoimem expand < PROMPT",
+		UsageText: "git yoimem expand [--max-input-bytes N] < PROMPT",
 		Description: `Reads a prompt on stdin (all of it) and writes it to stdout with the body of every
 knowledge record it references as #slug appended once, between
 <yoimem-memory> markers. Records with user_invocable: false are not
 expanded; unknown slugs are reported on stderr. The text itself is
-unchanged. A referenced record over yoimem.lint.maxFileBytes is an error
-(exit 1), never left out silently.`,
+unchanged. A prompt over --max-input-bytes, or a referenced record over
+yoimem.lint.maxFileBytes, is an error (exit 1) with its size, never cut
+or left out silently.`,
+		Flags: []cli.Flag{
+			&cli.Int64Flag{Name: "max-input-bytes", Value: defaultExpandInputBytes, Usage: "refuse a prompt longer than `N` bytes (0: no limit)", Destination: &maxInput},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("expand reads stdin and takes no arguments")
 			}
-			return runExpand(c.Context, env, g)
+			if maxInput < 0 {
+				return usageError("--max-input-bytes %d: want 0 (no limit) or more", maxInput)
+			}
+			return runExpand(c.Context, env, g, maxInput)
 		},
 	}
 }
 
-func runExpand(ctx context.Context, env Env, g *globalOptions) error {
+func runExpand(ctx context.Context, env Env, g *globalOptions, maxInput int64) error {
 	w, err := openWorkspace(ctx, env, g)
 	if err != nil {
 		return err
 	}
-	// All of it, however long (a #slug may end it); Ctrl-C stops the wait.
-	in, err := readall.Read(ctx, env.Stdin, readall.Limit{What: "standard input"})
+	// All of it (a #slug may end it), or a refusal; Ctrl-C stops the wait.
+	in, err := readall.Read(ctx, env.Stdin, readall.Limit{Bytes: maxInput, What: "standard input", Setting: "--max-input-bytes"})
 	if errors.Is(err, context.Canceled) {
 		return err
+	}
+	var tl *record.TooLargeError
+	if errors.As(err, &tl) {
+		return &exitError{code: exitFindings, err: err, hints: []string{"pass the prompt in smaller parts, or raise --max-input-bytes (0: no limit)"}}
 	}
 	if err != nil {
 		return cannotRun(err)
@@ -125,7 +141,7 @@ func runExpand(ctx context.Context, env Env, g *globalOptions) error {
 	if err != nil {
 		return err
 	}
-	ex, err := memory.Expand(snap, string(in))
+	ex, err := memory.Expand(snap, in)
 	if err != nil {
 		return toolError(err)
 	}
@@ -135,6 +151,5 @@ func runExpand(ctx context.Context, env Env, g *globalOptions) error {
 	for _, s := range ex.Unknown {
 		warnf(env.Stderr, "#%s names no knowledge record; not expanded", s)
 	}
-	_, err = io.WriteString(env.Stdout, ex.Text)
-	return err
+	return ex.Write(env.Stdout, in)
 }
