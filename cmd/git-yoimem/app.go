@@ -16,6 +16,9 @@ type globalOptions struct {
 	configFlags []string // -c yoimem.key=value
 	workspace   string   // --workspace DIR
 	session     string   // --session ID: the agent session usage is recorded for
+	// ignoreEnvSession: $YOIMEM_SESSION is not a valid id (warned once):
+	// no usage is recorded for it.
+	ignoreEnvSession bool
 }
 
 func newApp(env Env, g *globalOptions) *cli.App {

@@ -183,5 +183,9 @@ func writeLogEntry(b *strings.Builder, q *pathQuoter, e logEntry) {
 	if len(counts) == 0 {
 		counts = []string{"none"}
 	}
-	fmt.Fprintf(b, "    run %s, engine %s, %d staging entr(ies), categories: %s\n\n", quote.Controls(e.RunID), engine, len(e.Consumed), strings.Join(counts, " "))
+	entries := "entries"
+	if len(e.Consumed) == 1 {
+		entries = "entry"
+	}
+	fmt.Fprintf(b, "    run %s, engine %s, %d staging %s, categories: %s\n\n", quote.Controls(e.RunID), engine, len(e.Consumed), entries, strings.Join(counts, " "))
 }

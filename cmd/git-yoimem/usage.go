@@ -19,7 +19,7 @@ func session(env Env, g *globalOptions) string {
 	if g.session != "" {
 		return g.session
 	}
-	if env.Getenv != nil {
+	if env.Getenv != nil && !g.ignoreEnvSession {
 		return env.Getenv("YOIMEM_SESSION")
 	}
 	return ""
@@ -45,7 +45,14 @@ func checkSession(env Env, g *globalOptions) error {
 	if s == "" {
 		return nil
 	}
-	if err := metrics.CheckSession(s); err != nil {
+	if err := metrics.CheckSession(s); err != nil && g.session == "" {
+		// The environment is the harness's, not the user's typing: a bad
+		// id there costs the usage record, never the command (a hook's
+		// context must still reach the agent).
+		warnf(env.Stderr, "%s %s: %v; usage is not recorded", from, quote.Value(s), err)
+		g.ignoreEnvSession = true
+		return nil
+	} else if err != nil {
 		return &exitError{code: exitCannotRun, err: fmt.Errorf("%s %s: %w", from, quote.Value(s), err),
 			hints: []string{"pass the agent's session id (a UUID, for example), or leave " + from + " out to record no usage"}}
 	}
