@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-git/gcfg/scanner"
 	"github.com/go-git/gcfg/token"
-	"github.com/yoimem/git-yoimem/internal/capture"
 	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
@@ -124,7 +123,7 @@ func ParseFile(r io.Reader, name string) ([]Entry, error) {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if len(src) > MaxFileBytes {
-		return nil, fmt.Errorf("%s is more than %s bytes, the limit of a configuration file", name, capture.Thousands(MaxFileBytes))
+		return nil, fmt.Errorf("%s is more than %s bytes, the limit of a configuration file", name, quote.Thousands(MaxFileBytes))
 	}
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")) // git skips a UTF-8 BOM
 	p := &fileParser{name: name}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"io"
 	"os"
 	"os/exec"
@@ -47,7 +48,7 @@ type OutputLimitError struct {
 
 func (e *OutputLimitError) Error() string {
 	return fmt.Sprintf("git %s printed more than %s bytes, the most git-yoimem reads from a git command; it was stopped",
-		subcommand(e.Args), capture.Thousands(e.Limit))
+		subcommand(e.Args), quote.Thousands(e.Limit))
 }
 
 // subcommand is the git command args run (log, ls-files…): past the

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yoimem/git-yoimem/internal/capture"
 	"github.com/yoimem/git-yoimem/internal/fixture"
 )
 
@@ -50,7 +50,7 @@ func TestGitOutputBounded(t *testing.T) {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
 			rss := fixture.PeakRSS(cmd)
-			t.Logf("git printing without end on %s: %s; peak RSS %s bytes in %v", which, strings.TrimSpace(out.String()), capture.Thousands(rss), time.Since(start).Round(time.Millisecond))
+			t.Logf("git printing without end on %s: %s; peak RSS %s bytes in %v", which, strings.TrimSpace(out.String()), quote.Thousands(rss), time.Since(start).Round(time.Millisecond))
 			switch which {
 			case "stdout":
 				if !strings.Contains(out.String(), "printed more than 67,108,864 bytes") {
@@ -62,7 +62,7 @@ func TestGitOutputBounded(t *testing.T) {
 				}
 			}
 			if rss <= 0 || rss > 256<<20 {
-				t.Errorf("peak RSS %s bytes, want under 256 MiB", capture.Thousands(rss))
+				t.Errorf("peak RSS %s bytes, want under 256 MiB", quote.Thousands(rss))
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"io"
 	"io/fs"
 	"os"
@@ -17,7 +18,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/yoimem/git-yoimem/internal/capture"
 )
 
 // writeLoose stores an object as a loose object in the common objects
@@ -124,7 +124,7 @@ type ObjectTooLargeError struct {
 
 func (e *ObjectTooLargeError) Error() string {
 	return fmt.Sprintf("%s %s is %s bytes, over the limit of %s bytes for a %s read by git-yoimem (a damaged or hostile object)",
-		e.Kind, e.Hash, capture.Thousands(e.Size), capture.Thousands(e.Limit), e.Kind)
+		e.Kind, e.Hash, quote.Thousands(e.Size), quote.Thousands(e.Limit), e.Kind)
 }
 
 // readLoose reads a loose object without verifying its hash (git verifies

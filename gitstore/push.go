@@ -6,11 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"io"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/yoimem/git-yoimem/internal/capture"
 )
 
 // PushQuery names what a push sends: the objects the pushed refs point at
@@ -134,7 +134,7 @@ func (t *tokens) next() ([]byte, error) {
 			return t.long, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			if len(t.long)+len(b) > maxMessageBytes {
-				return nil, fmt.Errorf("git log printed a field of more than %s bytes", capture.Thousands(maxMessageBytes))
+				return nil, fmt.Errorf("git log printed a field of more than %s bytes", quote.Thousands(maxMessageBytes))
 			}
 			t.long = append(t.long, b...)
 		case errors.Is(err, io.EOF) && len(b) == 0 && len(t.long) == 0:

@@ -1,7 +1,7 @@
 package llm
 
 import (
-	"github.com/yoimem/git-yoimem/internal/capture"
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // Default size limits (Options.MaxReply, Options.MaxRequest).
@@ -40,9 +40,9 @@ func (o Options) RequestLimit() Limit { return o.MaxRequest.orDefault(DefaultMax
 // when known (-1: only that it is over), the limit and its setting. Its
 // kind is ErrTooLarge. Nothing of the reply is used.
 func TooLarge(provider, what string, size int64, lim Limit) *Error {
-	msg := what + " is more than " + capture.Thousands(lim.Bytes) + " bytes, the limit"
+	msg := what + " is more than " + quote.Thousands(lim.Bytes) + " bytes, the limit"
 	if size >= 0 {
-		msg = what + " is " + capture.Thousands(size) + " bytes, over the limit of " + capture.Thousands(lim.Bytes)
+		msg = what + " is " + quote.Thousands(size) + " bytes, over the limit of " + quote.Thousands(lim.Bytes)
 	}
 	if lim.Setting != "" {
 		msg += " (" + lim.Setting + ")"

@@ -1,8 +1,7 @@
 package record
 
 import (
-	"strconv"
-	"strings"
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // TooLargeError is a file or an input refused by a size limit. Nothing past
@@ -29,27 +28,9 @@ func (e *TooLargeError) Error() string {
 // already: "1,734,112 bytes, over the limit of 1,048,576
 // (yoimem.lint.maxFileBytes)".
 func (e *TooLargeError) Reason() string {
-	s := Thousands(e.Size) + " bytes, over the limit of " + Thousands(e.Limit)
+	s := quote.Thousands(e.Size) + " bytes, over the limit of " + quote.Thousands(e.Limit)
 	if e.Setting != "" {
 		s += " (" + e.Setting + ")"
 	}
 	return s
-}
-
-// Thousands formats n with a comma between groups of three digits, as
-// sizes are printed in messages: 1,048,576.
-func Thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	sign := ""
-	if n < 0 {
-		sign, s = "-", s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return sign + b.String()
 }

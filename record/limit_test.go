@@ -27,12 +27,3 @@ func TestTooLargeError(t *testing.T) {
 		}
 	}
 }
-
-func TestThousands(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 123456: "123,456",
-		1048576: "1,048,576", -1234: "-1,234", 9223372036854775807: "9,223,372,036,854,775,807"} {
-		if got := Thousands(n); got != want {
-			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

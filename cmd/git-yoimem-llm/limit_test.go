@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yoimem/git-yoimem/internal/capture"
 	"github.com/yoimem/git-yoimem/internal/fixture"
 )
 
@@ -85,7 +85,7 @@ func TestHelperReplyFlood(t *testing.T) {
 				"request": map[string]any{"messages": []any{map[string]any{"role": "user", "text": "hi"}}, "schema": map[string]any{"name": "memories", "json": json.RawMessage(`{"type":"object"}`)}},
 			})
 			stdout, stderr, code, rss := runHelper(t, nil, call, "call")
-			t.Logf("%s streaming without end: exit %d, peak RSS %s bytes; answer %s", api.model, code, capture.Thousands(rss), strings.TrimSpace(stdout))
+			t.Logf("%s streaming without end: exit %d, peak RSS %s bytes; answer %s", api.model, code, quote.Thousands(rss), strings.TrimSpace(stdout))
 			var ans struct {
 				Error struct{ Kind, Message string }
 			}
@@ -94,7 +94,7 @@ func TestHelperReplyFlood(t *testing.T) {
 				t.Errorf("exit %d, answer %s, stderr %s", code, stdout, stderr)
 			}
 			if rss <= 0 || rss > rssLimit {
-				t.Errorf("peak RSS %s bytes, want under %s", capture.Thousands(rss), capture.Thousands(rssLimit))
+				t.Errorf("peak RSS %s bytes, want under %s", quote.Thousands(rss), quote.Thousands(rssLimit))
 			}
 		})
 	}
@@ -110,12 +110,12 @@ func TestHelperStdinFlood(t *testing.T) {
 	defer zero.Close()
 	for _, args := range [][]string{{"call"}, {"call", "--max-input-bytes=1000000"}} {
 		_, stderr, code, rss := runHelper(t, zero, nil, args...)
-		t.Logf("%q with endless stdin: exit %d, peak RSS %s bytes: %s", args, code, capture.Thousands(rss), strings.TrimSpace(stderr))
+		t.Logf("%q with endless stdin: exit %d, peak RSS %s bytes: %s", args, code, quote.Thousands(rss), strings.TrimSpace(stderr))
 		if code != 2 || !strings.Contains(stderr, "stdin is more than") || !strings.Contains(stderr, "--max-input-bytes") {
 			t.Errorf("exit %d, stderr %s", code, stderr)
 		}
 		if rss <= 0 || rss > rssLimit {
-			t.Errorf("peak RSS %s bytes, want under %s", capture.Thousands(rss), capture.Thousands(rssLimit))
+			t.Errorf("peak RSS %s bytes, want under %s", quote.Thousands(rss), quote.Thousands(rssLimit))
 		}
 	}
 }

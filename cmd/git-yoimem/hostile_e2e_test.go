@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yoimem/git-yoimem/internal/capture"
 	"github.com/yoimem/git-yoimem/internal/fixture"
 )
 
@@ -89,12 +89,12 @@ func TestPreCommitLooseObjectBomb(t *testing.T) {
 	}
 	r.git("update-index", "--add", "--cacheinfo", "100644,"+hash+",.yoi/knowledge/bomb.md")
 	stdout, stderr, code, rss := r.runMeasured("hook", "pre-commit")
-	t.Logf("pre-commit over a %s-byte object inflating to 3 GiB: exit %d, peak RSS %s bytes", capture.Thousands(int64(len(bomb))), code, capture.Thousands(rss))
+	t.Logf("pre-commit over a %s-byte object inflating to 3 GiB: exit %d, peak RSS %s bytes", quote.Thousands(int64(len(bomb))), code, quote.Thousands(rss))
 	if code != 1 || !strings.Contains(stderr, ".yoi/knowledge/bomb.md:1:1: error read-error") || !strings.Contains(stderr, "object "+hash) || !strings.Contains(stderr, "203") {
 		t.Errorf("exit %d, want 1 with a read error naming the object and its declared size\n%s%s", code, stdout, stderr)
 	}
 	if rss <= 0 || rss > rssLimit {
-		t.Errorf("peak RSS %s bytes, want under %s", capture.Thousands(rss), capture.Thousands(rssLimit))
+		t.Errorf("peak RSS %s bytes, want under %s", quote.Thousands(rss), quote.Thousands(rssLimit))
 	}
 }
 
@@ -124,7 +124,7 @@ func TestExtractCommandModelFlood(t *testing.T) {
 			before := r.read(ccStateFile)
 			r.write("flood.sh", tt.script+"\n")
 			stdout, stderr, code, rss := r.runMeasured("extract", "--log", "session.jsonl", "--force", "--model", "command:sh "+r.path("flood.sh"))
-			t.Logf("a command model flooding %s: exit %d, peak RSS %s bytes\n%.2000s", tt.name, code, capture.Thousands(rss), stderr)
+			t.Logf("a command model flooding %s: exit %d, peak RSS %s bytes\n%.2000s", tt.name, code, quote.Thousands(rss), stderr)
 			if code != 2 {
 				t.Errorf("exit %d, want 2\n%s%s", code, stdout, stderr)
 			}
@@ -138,7 +138,7 @@ func TestExtractCommandModelFlood(t *testing.T) {
 			}
 			r.assertNothingMoved(before)
 			if rss <= 0 || rss > rssLimit {
-				t.Errorf("peak RSS %s bytes, want under %s", capture.Thousands(rss), capture.Thousands(rssLimit))
+				t.Errorf("peak RSS %s bytes, want under %s", quote.Thousands(rss), quote.Thousands(rssLimit))
 			}
 		})
 	}
@@ -160,12 +160,12 @@ func TestExtractBridgeFlood(t *testing.T) {
 	r.mustRun("extract", "--log", "session.jsonl", "--check")
 	before := r.read(ccStateFile)
 	stdout, stderr, code, rss := r.runMeasured("extract", "--log", "session.jsonl", "--force", "--model", "anthropic:claude-test")
-	t.Logf("a helper flooding stdout: exit %d, peak RSS %s bytes\n%s", code, capture.Thousands(rss), stderr)
+	t.Logf("a helper flooding stdout: exit %d, peak RSS %s bytes\n%s", code, quote.Thousands(rss), stderr)
 	if code != 2 || !strings.Contains(stderr, "more than 16,777,216 bytes") || !strings.Contains(stderr, "yoimem.llm.maxReplyBytes") {
 		t.Errorf("exit %d, want 2 naming the limit\n%s%.3000s", code, stdout, stderr)
 	}
 	r.assertNothingMoved(before)
 	if rss <= 0 || rss > rssLimit {
-		t.Errorf("peak RSS %s bytes, want under %s", capture.Thousands(rss), capture.Thousands(rssLimit))
+		t.Errorf("peak RSS %s bytes, want under %s", quote.Thousands(rss), quote.Thousands(rssLimit))
 	}
 }

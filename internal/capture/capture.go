@@ -8,8 +8,7 @@ package capture
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"sync"
 )
 
@@ -134,23 +133,5 @@ func (h *HeadTail) String() string {
 	if h.dropped == 0 {
 		return string(h.head) + string(tail)
 	}
-	return string(h.head) + fmt.Sprintf("\n[... %s bytes left out ...]\n", Thousands(h.dropped)) + string(tail)
-}
-
-// Thousands formats n with a comma between groups of three digits, as
-// sizes are printed in messages: 16,777,216.
-func Thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	sign := ""
-	if n < 0 {
-		sign, s = "-", s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return sign + b.String()
+	return string(h.head) + fmt.Sprintf("\n[... %s bytes left out ...]\n", quote.Thousands(h.dropped)) + string(tail)
 }

@@ -3,8 +3,8 @@ package capture
 import (
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"math/rand"
-	"strings"
 	"testing"
 )
 
@@ -61,22 +61,11 @@ func TestHeadTail(t *testing.T) {
 			}
 			want := string(all)
 			if size > 2*keep {
-				want = string(all[:keep]) + fmt.Sprintf("\n[... %s bytes left out ...]\n", Thousands(int64(size-2*keep))) + string(all[size-keep:])
+				want = string(all[:keep]) + fmt.Sprintf("\n[... %s bytes left out ...]\n", quote.Thousands(int64(size-2*keep))) + string(all[size-keep:])
 			}
 			if got := h.String(); got != want {
 				t.Errorf("keep %d, size %d: %q, want %q", keep, size, got, want)
 			}
 		}
-	}
-}
-
-func TestThousands(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 16777216: "16,777,216", -1234: "-1,234"} {
-		if got := Thousands(n); got != want {
-			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-	if !strings.Contains(Thousands(1<<62), ",") {
-		t.Error("no separators")
 	}
 }

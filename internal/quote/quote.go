@@ -171,3 +171,21 @@ func Line(s string) string {
 	}
 	return s[:cut] + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }
+
+// Thousands formats n with a comma between groups of three digits, as
+// sizes are printed in messages: 1,048,576.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return sign + b.String()
+}

@@ -149,3 +149,14 @@ func TestLine(t *testing.T) {
 		t.Errorf("Line(5000 x) = %.40q… (%d bytes)", got, len(got))
 	}
 }
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 16777216: "16,777,216", -1234: "-1,234"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if !strings.Contains(Thousands(1<<62), ",") {
+		t.Error("no separators")
+	}
+}

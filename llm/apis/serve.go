@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/yoimem/git-yoimem/internal/capture"
 	"github.com/yoimem/git-yoimem/llm"
 )
 
@@ -74,7 +74,7 @@ func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, geten
 		return bad("read stdin: %v", err)
 	}
 	if int64(len(data)) > maxInput {
-		return bad("stdin is more than %s bytes, the most this call reads (--max-input-bytes)", capture.Thousands(maxInput))
+		return bad("stdin is more than %s bytes, the most this call reads (--max-input-bytes)", quote.Thousands(maxInput))
 	}
 	var in callInput
 	if err := json.Unmarshal(data, &in); err != nil {
