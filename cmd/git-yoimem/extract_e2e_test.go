@@ -123,7 +123,16 @@ func (r *extractRepo) command(args ...string) *exec.Cmd {
 // and its exit status.
 func (r *extractRepo) run(args ...string) (stdout, stderr string, code int) {
 	r.t.Helper()
-	cmd := r.command(args...)
+	stdout, stderr, code, _ = r.runBounded(30*time.Second, args...)
+	return stdout, stderr, code
+}
+
+// runBounded runs git-yoimem to the end, killed and failing the test
+// past limit, and returns what it printed, its exit status and the
+// finished command.
+func (r *extractRepo) runBounded(limit time.Duration, args ...string) (stdout, stderr string, code int, cmd *exec.Cmd) {
+	r.t.Helper()
+	cmd = r.command(args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {
@@ -134,10 +143,10 @@ func (r *extractRepo) run(args ...string) (stdout, stderr string, code int) {
 	var err error
 	select {
 	case err = <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(limit):
 		_ = cmd.Process.Kill()
 		<-done
-		r.t.Fatalf("git-yoimem %s: still running after 30s", strings.Join(args, " "))
+		r.t.Fatalf("git-yoimem %s: still running after %v", strings.Join(args, " "), limit)
 	}
 	var ee *exec.ExitError
 	switch {
@@ -146,7 +155,7 @@ func (r *extractRepo) run(args ...string) (stdout, stderr string, code int) {
 	case err != nil:
 		r.t.Fatal(err)
 	}
-	return out.String(), errb.String(), code
+	return out.String(), errb.String(), code, cmd
 }
 
 // mustRun runs git-yoimem and fails the test unless it exits 0.

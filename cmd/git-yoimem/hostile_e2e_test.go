@@ -3,8 +3,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"os"
 	"os/exec"
@@ -29,30 +27,8 @@ const rssLimit = 256 << 20
 // printed, its exit status and its peak RSS.
 func (r *extractRepo) runMeasured(args ...string) (stdout, stderr string, code int, rss int64) {
 	r.t.Helper()
-	cmd := r.command(args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		r.t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(120 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-		r.t.Fatalf("git-yoimem %s: still running after 120s", strings.Join(args, " "))
-	}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		r.t.Fatal(err)
-	}
-	return out.String(), errb.String(), code, fixture.PeakRSS(cmd)
+	stdout, stderr, code, cmd := r.runBounded(120*time.Second, args...)
+	return stdout, stderr, code, fixture.PeakRSS(cmd)
 }
 
 func (r *extractRepo) git(args ...string) string {
