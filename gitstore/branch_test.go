@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/memlog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,7 +61,7 @@ func changes(t testing.TB, kv ...string) *record.ChangeSet {
 }
 
 func msg(n int) string {
-	m := &Message{RunID: fmt.Sprintf("run-%d", n), Engine: "rules", Ops: []Op{{Kind: OpAdd, Path: "x.md", Reason: "test"}}}
+	m := &memlog.Message{RunID: fmt.Sprintf("run-%d", n), Engine: "rules", Ops: []memlog.Op{{Kind: memlog.OpAdd, Path: "x.md", Reason: "test"}}}
 	s, err := m.Format()
 	if err != nil {
 		panic(err)

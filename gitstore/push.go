@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/memlog"
 	"io"
 	"strings"
 
@@ -44,7 +45,7 @@ type PushCommit struct {
 	Trailers bool
 	// Revert: a revert of another commit (its message says so).
 	Revert bool
-	// TrailerErr is CheckTrailers' verdict on its message, when the
+	// TrailerErr is memlog.CheckTrailers' verdict on its message, when the
 	// message has Yoimem-* trailers or the commit could be a memory
 	// commit (only Prefix changed, not a revert); nil otherwise.
 	TrailerErr error
@@ -233,12 +234,12 @@ func (l *PushLog) readFiles(t *tokens, c *PushCommit, prefix string) error {
 
 // judge reads what pre-push needs of a message, which is not kept.
 func (c *PushCommit) judge(msg string) {
-	for _, tr := range ParseTrailers(msg) {
+	for _, tr := range memlog.ParseTrailers(msg) {
 		c.Trailers = c.Trailers || strings.HasPrefix(strings.ToLower(tr.Key), "yoimem-")
 	}
 	c.Revert = !c.Trailers && strings.Contains(msg, "\nThis reverts commit ")
 	if c.Trailers || c.OnlyPrefix && !c.Revert {
-		c.TrailerErr = CheckTrailers(msg)
+		c.TrailerErr = memlog.CheckTrailers(msg)
 	}
 }
 

@@ -137,3 +137,7 @@ func appendReflog(commonDir, ref, old, newHash, msg string, who Signature) error
 	}
 	return f.Close()
 }
+
+// oneLine folds white space, so that a name or message fits on a reflog
+// line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/yoimem/git-yoimem/memlog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,7 +75,7 @@ func oursOnce(ctx context.Context, mb *gitstore.MemoryBranch, recs []string, con
 			return 0, err
 		}
 	}
-	msg := (&gitstore.Message{RunID: fmt.Sprintf("bench-%d", i), Engine: "rules", Ops: []gitstore.Op{{Kind: gitstore.OpUpdate, Path: recs[0], Reason: "bench"}}})
+	msg := (&memlog.Message{RunID: fmt.Sprintf("bench-%d", i), Engine: "rules", Ops: []memlog.Op{{Kind: memlog.OpUpdate, Path: recs[0], Reason: "bench"}}})
 	text, err := msg.Format()
 	if err != nil {
 		return 0, err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/memlog"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -53,7 +54,7 @@ target, category, reason}. Paths print from the workspace root
 type logEntry struct {
 	Commit string `json:"commit"`
 	Date   string `json:"date"`
-	*gitstore.Message
+	*memlog.Message
 }
 
 func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) error {
@@ -129,8 +130,8 @@ func parseMemoryLog(out []byte) (entries []logEntry, bad []string) {
 		if hash == "" {
 			continue
 		}
-		m, err := gitstore.ParseMessage(string(fields[i+2]))
-		if errors.Is(err, gitstore.ErrNotMemoryCommit) {
+		m, err := memlog.ParseMessage(string(fields[i+2]))
+		if errors.Is(err, memlog.ErrNotMemoryCommit) {
 			continue // the grep matched prose, not a trailer
 		}
 		if err != nil {
@@ -145,7 +146,7 @@ func parseMemoryLog(out []byte) (entries []logEntry, bad []string) {
 // displayOps gives the operations' paths as commands print them, from
 // the workspace root (".yoi/…"); the message itself names them
 // .yoi/-relative.
-func displayOps(m *gitstore.Message) *gitstore.Message {
+func displayOps(m *memlog.Message) *memlog.Message {
 	for i, op := range m.Ops {
 		m.Ops[i].Path = record.DisplayPath(op.Path)
 		if op.Target != "" {
@@ -175,7 +176,7 @@ func writeLogEntry(b *strings.Builder, q *pathQuoter, e logEntry) {
 		engine += " (" + quote.Controls(e.Model) + ")"
 	}
 	var counts []string
-	for _, c := range gitstore.Categories() {
+	for _, c := range memlog.Categories() {
 		if n := e.Categories[c]; n > 0 {
 			counts = append(counts, fmt.Sprintf("%s=%d", c, n))
 		}

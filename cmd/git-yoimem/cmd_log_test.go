@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/yoimem/git-yoimem/memlog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,13 +73,13 @@ func TestLogRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	mb := &gitstore.MemoryBranch{Repo: repo, Objects: objs, Branch: "yoimem/memory", Base: "refs/heads/main", Prefix: ".yoi"}
-	written := []*gitstore.Message{
+	written := []*memlog.Message{
 		{RunID: "run-1", Engine: "rules", Consumed: []string{"s-1"}, Sessions: []string{"sess:1-9"},
-			Ops: []gitstore.Op{{Kind: gitstore.OpAdd, Path: "memory/requests/a.md", Reason: "asked in sess"}}},
+			Ops: []memlog.Op{{Kind: memlog.OpAdd, Path: "memory/requests/a.md", Reason: "asked in sess"}}},
 		{RunID: "run-2", Engine: "llm", Model: "anthropic:claude-sonnet-4-5",
-			Ops: []gitstore.Op{
-				{Kind: gitstore.OpReplace, Path: "memory/decisions/json-logs.md", Target: "memory/decisions/structured-logging.md", Category: gitstore.CategorySuperseded, Reason: "slog wins"},
-				{Kind: gitstore.OpDrop, Path: "memory/requests/a.md", Category: gitstore.CategoryUnused, Reason: "never read"},
+			Ops: []memlog.Op{
+				{Kind: memlog.OpReplace, Path: "memory/decisions/json-logs.md", Target: "memory/decisions/structured-logging.md", Category: memlog.CategorySuperseded, Reason: "slog wins"},
+				{Kind: memlog.OpDrop, Path: "memory/requests/a.md", Category: memlog.CategoryUnused, Reason: "never read"},
 			}},
 	}
 	for i, m := range written {
@@ -104,7 +105,7 @@ func TestLogRoundTrip(t *testing.T) {
 	}
 	for i, e := range got {
 		want := written[len(written)-1-i] // newest first
-		want.Subject = gitstore.CountSubject(want.Ops)
+		want.Subject = memlog.CountSubject(want.Ops)
 		want = displayOps(want)   // printed from the workspace root
 		if want.Consumed == nil { // JSON lists are [] rather than null
 			want.Consumed = []string{}
@@ -117,7 +118,7 @@ func TestLogRoundTrip(t *testing.T) {
 			t.Errorf("entry %d:\n got %+v\nwant %+v", i, e.Message, want)
 		}
 	}
-	if got[0].Categories[gitstore.CategorySuperseded] != 1 || got[0].Categories[gitstore.CategoryUnused] != 1 {
+	if got[0].Categories[memlog.CategorySuperseded] != 1 || got[0].Categories[memlog.CategoryUnused] != 1 {
 		t.Errorf("categories %v", got[0].Categories)
 	}
 

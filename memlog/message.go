@@ -1,4 +1,10 @@
-package gitstore
+// Package memlog is the memory-commit message format: a subject that
+// counts what changed, one line per record operation with its category
+// and reason, and the Yoimem-* trailers (run, engine, model, consumed
+// staging entries, sessions, category counts). Consolidation writes it,
+// gitstore's pre-push check and the log command read it; it parses with
+// git interpret-trailers. docs/memory-branch.md describes it.
+package memlog
 
 import (
 	"errors"

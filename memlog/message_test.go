@@ -1,4 +1,4 @@
-package gitstore
+package memlog
 
 import (
 	"os/exec"
