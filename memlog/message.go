@@ -68,6 +68,22 @@ func (k OpKind) IsTidy() bool {
 	return false
 }
 
+// badCategories says what is wrong with an operation's categories: an
+// unknown one, or one given twice ("" when nothing is).
+func badCategories(cs []Category) string {
+	seen := map[Category]bool{}
+	for _, c := range cs {
+		switch {
+		case !validCategory(c):
+			return fmt.Sprintf("unknown category %q", c)
+		case seen[c]:
+			return fmt.Sprintf("category %q given twice", c)
+		}
+		seen[c] = true
+	}
+	return ""
+}
+
 func validCategory(c Category) bool {
 	for _, v := range Categories() {
 		if c == v {
@@ -79,13 +95,30 @@ func validCategory(c Category) bool {
 
 // Op is one body line of a memory commit message:
 //
-//	<op> <path>[ -> <target>][ [<category>]]: <reason>
+//	<op> <path>[ -> <target>][ [<category>[,<category>…]]]: <reason>
+//
+// A record may fit several categories (the plan: 単一 record が複数カテゴリに
+// 該当してもよい); they are written in the canonical order, once each.
 type Op struct {
-	Kind     OpKind   `json:"op"`
-	Path     string   `json:"path"`             // relative to .yoi/
-	Target   string   `json:"target,omitempty"` // replace, merge, split
-	Category Category `json:"category,omitempty"`
-	Reason   string   `json:"reason"`
+	Kind       OpKind     `json:"op"`
+	Path       string     `json:"path"`             // relative to .yoi/
+	Target     string     `json:"target,omitempty"` // replace, merge, split
+	Categories []Category `json:"categories,omitempty"`
+	Reason     string     `json:"reason"`
+}
+
+// SortCategories puts categories in the canonical order, once each.
+func SortCategories(cs []Category) []Category {
+	var out []Category
+	for _, c := range Categories() {
+		for _, d := range cs {
+			if c == d {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Message is a memory commit's message: a subject that counts what
@@ -130,10 +163,10 @@ func (m *Message) Validate() error {
 			errs = append(errs, fmt.Errorf("operation %d: bad path %q", i+1, op.Path))
 		case op.Kind.needsTarget() != (op.Target != ""):
 			errs = append(errs, fmt.Errorf("operation %d: %s %s: a target is required for replace, merge and split only", i+1, op.Kind, op.Path))
-		case op.Kind.IsTidy() && op.Category == "":
+		case op.Kind.IsTidy() && len(op.Categories) == 0:
 			errs = append(errs, fmt.Errorf("operation %d: %s %s needs a category (outdated, superseded, unused, noisy)", i+1, op.Kind, op.Path))
-		case op.Category != "" && !validCategory(op.Category):
-			errs = append(errs, fmt.Errorf("operation %d: unknown category %q", i+1, op.Category))
+		case badCategories(op.Categories) != "":
+			errs = append(errs, fmt.Errorf("operation %d: %s", i+1, badCategories(op.Categories)))
 		case strings.ContainsAny(op.Target, " \n"):
 			errs = append(errs, fmt.Errorf("operation %d: bad target %q", i+1, op.Target))
 		}
@@ -216,9 +249,14 @@ func formatOp(op Op) string {
 		b.WriteString(" -> ")
 		b.WriteString(op.Target)
 	}
-	if op.Category != "" {
+	if cs := SortCategories(op.Categories); len(cs) > 0 {
 		b.WriteString(" [")
-		b.WriteString(string(op.Category))
+		for i, c := range cs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(string(c))
+		}
 		b.WriteByte(']')
 	}
 	b.WriteString(": ")
@@ -232,8 +270,8 @@ func countCategories(ops []Op) map[Category]int {
 		out[c] = 0
 	}
 	for _, op := range ops {
-		if op.Category != "" {
-			out[op.Category]++
+		for _, c := range SortCategories(op.Categories) {
+			out[c]++
 		}
 	}
 	return out
@@ -383,7 +421,10 @@ func parseOp(l string) (Op, bool) {
 		op.Target, rest = rest[1], rest[2:]
 	}
 	if len(rest) == 1 && strings.HasPrefix(rest[0], "[") && strings.HasSuffix(rest[0], "]") {
-		op.Category, rest = Category(strings.Trim(rest[0], "[]")), nil
+		for _, c := range strings.Split(strings.Trim(rest[0], "[]"), ",") {
+			op.Categories = append(op.Categories, Category(c))
+		}
+		rest = nil
 	}
 	if len(rest) != 0 || op.Kind.needsTarget() != (op.Target != "") {
 		return Op{}, false
@@ -418,7 +459,7 @@ func CheckTrailers(msg string) error {
 		return fmt.Errorf("no %s trailer", TrailerCategories)
 	}
 	if bad := malformedOps(msg); len(bad) > 0 {
-		return fmt.Errorf("malformed operation line(s): %q (want <op> <path>[ -> <target>][ [<category>]]: <reason>)", bad)
+		return fmt.Errorf("malformed operation line(s): %q (want <op> <path>[ -> <target>][ [<category>[,<category>]]]: <reason>)", bad)
 	}
 	want := countCategories(m.Ops)
 	keys := make([]string, 0, len(want))

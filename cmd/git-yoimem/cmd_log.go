@@ -166,8 +166,12 @@ func writeLogEntry(b *strings.Builder, q *pathQuoter, e logEntry) {
 		if op.Target != "" {
 			line += " -> " + q.path(op.Target)
 		}
-		if op.Category != "" {
-			line += " [" + string(op.Category) + "]"
+		if len(op.Categories) > 0 {
+			cs := make([]string, len(op.Categories))
+			for i, c := range op.Categories {
+				cs[i] = string(c)
+			}
+			line += " [" + strings.Join(cs, ",") + "]"
 		}
 		fmt.Fprintf(b, "    %s: %s\n", line, quote.Controls(op.Reason))
 	}

@@ -78,8 +78,8 @@ func TestLogRoundTrip(t *testing.T) {
 			Ops: []memlog.Op{{Kind: memlog.OpAdd, Path: "memory/requests/a.md", Reason: "asked in sess"}}},
 		{RunID: "run-2", Engine: "llm", Model: "anthropic:claude-sonnet-4-5",
 			Ops: []memlog.Op{
-				{Kind: memlog.OpReplace, Path: "memory/decisions/json-logs.md", Target: "memory/decisions/structured-logging.md", Category: memlog.CategorySuperseded, Reason: "slog wins"},
-				{Kind: memlog.OpDrop, Path: "memory/requests/a.md", Category: memlog.CategoryUnused, Reason: "never read"},
+				{Kind: memlog.OpReplace, Path: "memory/decisions/json-logs.md", Target: "memory/decisions/structured-logging.md", Categories: []memlog.Category{memlog.CategorySuperseded}, Reason: "slog wins"},
+				{Kind: memlog.OpDrop, Path: "memory/requests/a.md", Categories: []memlog.Category{memlog.CategoryUnused}, Reason: "never read"},
 			}},
 	}
 	for i, m := range written {
