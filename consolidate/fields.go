@@ -1,0 +1,95 @@
+package consolidate
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/yoimem/git-yoimem/record"
+	"go.yaml.in/yaml/v3"
+)
+
+// field is one frontmatter key the session sets.
+type field struct {
+	key   string
+	value *yaml.Node
+}
+
+// setFields sets fields in content, each changing only its own lines.
+func setFields(content []byte, kind record.Kind, fields ...field) ([]byte, error) {
+	doc, err := record.Parse(content)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range fields {
+		if _, err := doc.Set(f.key, f.value, record.Order(kind)); err != nil {
+			return nil, fmt.Errorf("set %s: %w", f.key, err)
+		}
+	}
+	return doc.Bytes(), nil
+}
+
+// finalize sets the fields the session owns on content, the new content of
+// rel: its sources (a decision's or request's accumulated from the
+// existing record and srcs; knowledge's last_sources, srcs when there are
+// any), created_at (the existing record's, else now) and updated_at (now,
+// unless nothing else changed).
+func (s *Session) finalize(c Change, rel string, content []byte, existing *record.Record, srcs []record.Source) ([]byte, error) {
+	if len(bytes.TrimSpace(content)) == 0 {
+		return nil, s.refuse(c, "give the whole content of %s: frontmatter and body", record.DisplayPath(rel))
+	}
+	if _, err := record.Parse(content); err != nil {
+		return nil, s.refuse(c, "the content of %s does not parse: %v", record.DisplayPath(rel), err)
+	}
+	kind := record.Classify(rel).Kind
+	var fields []field
+	created, updated := s.in.Now, s.in.Now
+	if existing != nil {
+		if !existing.CreatedAt.IsZero() {
+			created = existing.CreatedAt
+		}
+		updated = existing.UpdatedAt
+	}
+	if kind != record.KindSummary || (existing != nil && !existing.CreatedAt.IsZero()) || existing == nil {
+		fields = append(fields, field{record.KeyCreatedAt, record.TimeNode(created)})
+	}
+	switch kind {
+	case record.KindDecision, record.KindRequest:
+		var all []record.Source
+		if existing != nil {
+			all = append(all, existing.Sources...)
+		}
+		fields = append(fields, field{record.KeySources, record.SourcesNode(appendSource(all, srcs...))})
+	case record.KindKnowledge:
+		last := srcs
+		if len(last) == 0 && existing != nil {
+			last = existing.LastSources
+		}
+		fields = append(fields, field{record.KeyLastSources, record.SourcesNode(last)})
+	}
+	fields = append(fields, field{record.KeyUpdatedAt, record.TimeNode(updated)})
+	out, err := setFields(content, kind, fields...)
+	if err != nil {
+		return nil, s.refuse(c, "%s: %v", record.DisplayPath(rel), err)
+	}
+	if existing != nil && !bytes.Equal(out, existing.Doc.Bytes()) && !updated.Equal(s.in.Now) {
+		if out, err = setFields(out, kind, field{record.KeyUpdatedAt, record.TimeNode(s.in.Now)}); err != nil {
+			return nil, s.refuse(c, "%s: %v", record.DisplayPath(rel), err)
+		}
+	}
+	return out, nil
+}
+
+// keepNewest keeps a record's newest n sources (the last n listed).
+func keepNewest(content []byte, rel string, n int) ([]byte, error) {
+	rec, _, err := record.Decode(rel, content)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Kind != record.KindDecision && rec.Kind != record.KindRequest {
+		return nil, fmt.Errorf("only a decision's or request's sources are trimmed")
+	}
+	if len(rec.Sources) <= n {
+		return content, nil
+	}
+	return setFields(content, rec.Kind, field{record.KeySources, record.SourcesNode(rec.Sources[len(rec.Sources)-n:])})
+}

@@ -1,0 +1,65 @@
+package consolidate
+
+import (
+	"time"
+
+	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// Input is everything one run works from, fixed when it starts.
+type Input struct {
+	RunID string
+	Now   time.Time // the run's clock: created_at and updated_at of what it writes
+
+	// Base is .yoi/ in the tree the commit will be written on (the
+	// unmerged memory tip, else the base branch tip), .yoi/-relative;
+	// never the working tree.
+	Base record.Snapshot
+
+	// Entries are the consumed staging entries, in ID (time) order.
+	Entries []extract.Staging
+
+	// Usage is what usage metrics say of each record at the start, by
+	// .yoi/-relative path; records without an entry were never used.
+	Usage map[string]RecordUsage
+
+	// Candidates are the .yoi/-relative paths of the records in the
+	// knowledge-candidate report: the only records a new knowledge
+	// record may be derived from.
+	Candidates []string
+
+	// Locked are .yoi/-relative paths no run may change: read-only in the
+	// working tree (the owner's lock) or listed in .yoi/config.
+	Locked map[string]bool
+
+	Lint   lint.Options
+	Policy Policy
+}
+
+// RecordUsage is one record's usage at the start of a run.
+type RecordUsage struct {
+	Uses      int     // explicit invokes counted
+	Frequency float64 // invokes per million input tokens, when Known
+	Known     bool    // the token ledger has counted tokens since the first use
+	Protected bool    // Known and Frequency >= the protection threshold
+}
+
+// Policy are the tunable limits a session enforces.
+type Policy struct {
+	// KeepShare is the least share of a protected record's body (in
+	// characters) that an update, trim or rewrite must keep; below it the
+	// change is heavy compression and refused. 0 means DefaultKeepShare.
+	KeepShare float64
+}
+
+// DefaultKeepShare: a protected record keeps at least half its body.
+const DefaultKeepShare = 0.5
+
+func (p Policy) keepShare() float64 {
+	if p.KeepShare <= 0 || p.KeepShare > 1 {
+		return DefaultKeepShare
+	}
+	return p.KeepShare
+}
