@@ -22,7 +22,8 @@ type Input struct {
 	Entries []extract.Staging
 
 	// Usage is what usage metrics say of each record at the start, by
-	// .yoi/-relative path; records without an entry were never used.
+	// .yoi/-relative path. A record without an entry counts as unknown:
+	// never dropped.
 	Usage map[string]RecordUsage
 
 	// Candidates are the .yoi/-relative paths of the records in the
@@ -42,8 +43,12 @@ type Input struct {
 type RecordUsage struct {
 	Uses      int     // explicit invokes counted
 	Frequency float64 // invokes per million input tokens, when Known
-	Known     bool    // the token ledger has counted tokens since the first use
-	Protected bool    // Known and Frequency >= the protection threshold
+	// Known: the token ledger has counted tokens over the record's window
+	// (since its oldest counted invoke, or over the whole window for a
+	// record never invoked). Unknown usage is never a reason to drop.
+	Known     bool
+	Unused    bool // Known, and no invoke over the window of tokens
+	Protected bool // Known and Frequency >= the protection threshold
 }
 
 // Policy are the tunable limits a session enforces.

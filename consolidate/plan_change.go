@@ -261,6 +261,9 @@ func (s *Session) planDrop(c Change, p *planned, rel string) error {
 	if s.protected[rel] {
 		return s.refuse(c, "%s is protected (used at or above the protection frequency): it is never dropped", record.DisplayPath(rel))
 	}
+	if u, ok := s.in.Usage[rel]; !ok || !u.Known {
+		return s.refuse(c, "the usage of %s is unknown (no token count over its window yet): it is not dropped; merge or trim it if it is noisy", record.DisplayPath(rel))
+	}
 	p.writes = append(p.writes, record.Change{Op: record.OpDelete, Path: rel})
 	return nil
 }

@@ -56,11 +56,15 @@ func entry(id, session string, from, to int) extract.Staging {
 func newTestSession(t *testing.T, mutate func(*Input)) *Session {
 	t.Helper()
 	in := &Input{
-		RunID:      "run-1",
-		Now:        now,
-		Base:       record.MapSnapshot(baseFiles()),
-		Entries:    []extract.Staging{entry("e1", "s1", 10, 20), entry("e2", "s2", 1, 5)},
-		Usage:      map[string]RecordUsage{"memory/decisions/frequently-used.md": {Uses: 30, Frequency: 4, Known: true, Protected: true}},
+		RunID:   "run-1",
+		Now:     now,
+		Base:    record.MapSnapshot(baseFiles()),
+		Entries: []extract.Staging{entry("e1", "s1", 10, 20), entry("e2", "s2", 1, 5)},
+		Usage: map[string]RecordUsage{
+			"memory/decisions/frequently-used.md": {Uses: 30, Frequency: 4, Known: true, Protected: true},
+			"knowledge/old-ci.md":                 {Known: true, Unused: true},
+			"memory/requests/faster-ci.md":        {Uses: 1, Frequency: 0.2, Known: true},
+		},
 		Candidates: []string{"memory/requests/faster-ci.md"},
 		Locked:     map[string]bool{"knowledge/old-ci.md": false},
 		Lint:       lint.DefaultOptions(),
@@ -103,6 +107,7 @@ func TestSessionRefuses(t *testing.T) {
 		{"unknown category", "", Change{Kind: memlog.OpDrop, Path: "knowledge/old-ci.md", Categories: []memlog.Category{"stale"}, Reason: "gone"}, "unknown category"},
 		{"decision deleted", "", Change{Kind: memlog.OpDrop, Path: "memory/decisions/json-logs.md", Categories: []memlog.Category{memlog.CategoryOutdated}, Reason: "old"}, "decisions are never deleted"},
 		{"summary dropped", "", Change{Kind: memlog.OpDrop, Path: "memory/summary.md", Categories: []memlog.Category{memlog.CategoryNoisy}, Reason: "x"}, "summary is never removed"},
+		{"unknown usage dropped", "", Change{Kind: memlog.OpDrop, Path: "knowledge/retry-policy.md", Categories: []memlog.Category{memlog.CategoryUnused}, Reason: "x"}, "usage of .yoi/knowledge/retry-policy.md is unknown"},
 		{"protected dropped", "", Change{Kind: memlog.OpDrop, Path: "memory/decisions/frequently-used.md", Categories: []memlog.Category{memlog.CategoryUnused}, Reason: "x"}, "decisions are never deleted"},
 		{"protected compressed", "", Change{Kind: memlog.OpTrim, Path: "memory/decisions/frequently-used.md", Content: []byte(decision("resolved", "# Frequently used\n")), Categories: []memlog.Category{memlog.CategoryNoisy}, Reason: "shorter"}, "never heavily compressed"},
 		{"protected sources trimmed", "", Change{Kind: memlog.OpTrim, Path: "memory/decisions/frequently-used.md", Content: []byte(decision("resolved", "# Frequently used\nA long body that people read all the time, with many facts: one, two, three, four, five, six.\n")), KeepSources: 1, Categories: []memlog.Category{memlog.CategoryNoisy}, Reason: "sources"}, "may not be removed"},
@@ -228,8 +233,8 @@ func TestSessionTidyUps(t *testing.T) {
 	}
 	// A split of a protected record: the new part is protected too.
 	apply(Change{Kind: memlog.OpSplit, Path: "memory/decisions/frequently-used.md", Target: "memory/decisions/frequently-used-facts.md",
-		Content: []byte("---\nstatus: resolved\n---\n# Facts\none, two, three, four, five, six.\n"),
-		Rest:    []byte(decision("resolved", "# Frequently used\nA long body that people read all the time, with many facts: see frequently-used-facts.\n")),
+		Content:    []byte("---\nstatus: resolved\n---\n# Facts\none, two, three, four, five, six.\n"),
+		Rest:       []byte(decision("resolved", "# Frequently used\nA long body that people read all the time, with many facts: see frequently-used-facts.\n")),
 		Categories: []memlog.Category{memlog.CategoryNoisy}, Reason: "two subjects"})
 	if !s.Protected("memory/decisions/frequently-used-facts.md") {
 		t.Error("a split of a protected record is not protected")
@@ -272,6 +277,7 @@ func TestSessionAddThenDrop(t *testing.T) {
 	if ops := s.Ops(); len(ops) != 1 || ops[0].Kind != memlog.OpAdd {
 		t.Errorf("add + update = %v, want one add", ops)
 	}
+	s.in.Usage["memory/requests/dark-mode.md"] = RecordUsage{Known: true, Unused: true}
 	if _, err := s.Apply(ctx, Change{Kind: memlog.OpDrop, Path: "memory/requests/dark-mode.md", Categories: []memlog.Category{memlog.CategoryNoisy}, Reason: "not needed"}); err != nil {
 		t.Fatal(err)
 	}
