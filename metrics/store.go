@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/yoimem/git-yoimem/internal/quote"
@@ -152,15 +151,12 @@ func readDir(dir string) ([]Event, error) {
 	return out, nil
 }
 
-// Stat is one record's usage. Record is .yoi/-relative, as events name
-// it; commands print it from the workspace root.
+// Stat is the usage of a record that has events. Record is
+// .yoi/-relative, as events name it; commands print it from the workspace
+// root.
 type Stat struct {
-	Record       string
-	Uses         int
-	Frequency    float64 // invokes per million input tokens, when Known
-	Known        bool
-	Reason       string // why the frequency is not known
-	Protected    bool   // known and at or above the protection frequency
+	Record string
+	Judgement
 	InjectTokens int64
 }
 
@@ -168,32 +164,5 @@ type Stat struct {
 // with the same ID (a journal already moved into a committed file) count
 // once.
 func Stats(events []Event, clock *Clock, window int, protect float64) []Stat {
-	seen := map[string]bool{}
-	byRecord := map[string][]Event{}
-	for _, e := range events {
-		if e.ID != "" {
-			if seen[e.ID] {
-				continue
-			}
-			seen[e.ID] = true
-		}
-		byRecord[e.Record] = append(byRecord[e.Record], e)
-	}
-	var out []Stat
-	for rec, evs := range byRecord {
-		s := Stat{Record: rec}
-		for _, e := range evs {
-			if e.How == HowInject {
-				s.InjectTokens = tokens.Add(s.InjectTokens, e.Tokens)
-			} else {
-				s.Uses++
-			}
-		}
-		s.Frequency, s.Reason = rate(evs, clock, window)
-		s.Known = s.Reason == ""
-		s.Protected = Protected(s.Frequency, s.Known, protect)
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Record < out[j].Record })
-	return out
+	return NewJudge(events, clock, Params{Window: window, Protect: protect}).Stats()
 }
