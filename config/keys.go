@@ -70,7 +70,7 @@ const (
 	KeyLintKnowledgeChars        = "yoimem.lint.knowledgeChars"
 	KeyLintDescriptionChars      = "yoimem.lint.descriptionChars"
 	KeyLintSourcesWarn           = "yoimem.lint.sourcesWarn"
-	KeyLintLowImportanceChars    = "yoimem.lint.lowImportanceChars"
+	KeyLintLowImportanceTokens   = "yoimem.lint.lowImportanceTokens"
 	KeyLintLossRatio             = "yoimem.lint.lossRatio"
 	KeyLintSimilarSlugs          = "yoimem.lint.similarSlugs"
 	KeyMetricsProtectFrequency   = "yoimem.metrics.protectFrequency"
@@ -107,7 +107,7 @@ func Keys() []Key {
 		{KeyLintKnowledgeChars, Int, "16000", "character hard cap of a knowledge record"},
 		{KeyLintDescriptionChars, Int, "1024", "description cap when model_invokation is true"},
 		{KeyLintSourcesWarn, Int, "20", "warn when sources has more entries than this"},
-		{KeyLintLowImportanceChars, Int, "4000", "warn when a low-importance record is larger than this"},
+		{KeyLintLowImportanceTokens, Int, "1000", "warn when a rarely used or unused record is larger than this, in estimated tokens"},
 		{KeyLintLossRatio, Float, "0.5", "warn when a rewrite removes more than this share of the previous text"},
 		{KeyLintSimilarSlugs, Bool, "true", "warn about clusters of similar slugs"},
 		{KeyMetricsProtectFrequency, Float, "1.0", "invokes per million input tokens at or above which a record is protected"},

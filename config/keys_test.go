@@ -35,7 +35,7 @@ var wantKeys = []struct {
 	{"yoimem.lint.knowledgeChars", Int, "16000"},
 	{"yoimem.lint.descriptionChars", Int, "1024"},
 	{"yoimem.lint.sourcesWarn", Int, "20"},
-	{"yoimem.lint.lowImportanceChars", Int, "4000"},
+	{"yoimem.lint.lowImportanceTokens", Int, "1000"},
 	{"yoimem.lint.lossRatio", Float, "0.5"},
 	{"yoimem.lint.similarSlugs", Bool, "true"},
 	{"yoimem.metrics.protectFrequency", Float, "1.0"},
@@ -87,7 +87,7 @@ func TestKeyNameConstants(t *testing.T) {
 		KeyLLMMaxReplyBytes, KeyLLMMaxRequestBytes,
 		KeySearchMaxResults, KeySearchExcerptLines, KeyContextBudgetChars,
 		KeyLintMaxFileBytes, KeyLintSummaryChars, KeyLintDecisionChars, KeyLintRequestChars,
-		KeyLintKnowledgeChars, KeyLintDescriptionChars, KeyLintSourcesWarn, KeyLintLowImportanceChars,
+		KeyLintKnowledgeChars, KeyLintDescriptionChars, KeyLintSourcesWarn, KeyLintLowImportanceTokens,
 		KeyLintLossRatio, KeyLintSimilarSlugs,
 		KeyMetricsProtectFrequency, KeyMetricsWindow, KeyMetricsCandidateFrequency, KeyMetricsCandidateSessions,
 	}
