@@ -16,10 +16,11 @@ const (
 	Size               // byte count, parsed like Int
 	Float              // number >= 0
 	Bool               // true/false, yes/no, on/off, 1/0
+	List               // one item a setting, as git's multi-valued keys; an empty value clears the list
 )
 
-// String returns the name of the type: "string", "int", "size", "float" or
-// "bool".
+// String returns the name of the type: "string", "int", "size", "float",
+// "bool" or "list".
 func (t Type) String() string {
 	switch t {
 	case String:
@@ -32,6 +33,8 @@ func (t Type) String() string {
 		return "float"
 	case Bool:
 		return "bool"
+	case List:
+		return "list"
 	}
 	return "unknown"
 }
@@ -54,6 +57,7 @@ const (
 	KeyConsolidateStagingFiles   = "yoimem.consolidate.stagingFiles"
 	KeyConsolidateStagingBytes   = "yoimem.consolidate.stagingBytes"
 	KeyConsolidateMaxTurns       = "yoimem.consolidate.maxTurns"
+	KeyConsolidateLocked         = "yoimem.consolidate.locked"
 	KeyLLMAnthropicBaseURL       = "yoimem.llm.anthropicBaseURL"
 	KeyLLMOpenAIBaseURL          = "yoimem.llm.openaiBaseURL"
 	KeyLLMTimeoutSeconds         = "yoimem.llm.timeoutSeconds"
@@ -91,6 +95,7 @@ func Keys() []Key {
 		{KeyConsolidateStagingFiles, Int, "8", "staging file count that triggers consolidation"},
 		{KeyConsolidateStagingBytes, Size, "262144", "staging bytes that trigger consolidation"},
 		{KeyConsolidateMaxTurns, Int, "40", "turn limit of the consolidation agent"},
+		{KeyConsolidateLocked, List, "", "records consolidation may not change, as the owner's read-only bit does: a path or pattern under .yoi/ a line (knowledge/retry.md, memory/decisions/db-*.md); an empty value clears the list"},
 		{KeyLLMAnthropicBaseURL, String, "", "base URL of the Anthropic API; empty: ANTHROPIC_BASE_URL, else the SDK's default"},
 		{KeyLLMOpenAIBaseURL, String, "", "base URL of an OpenAI-compatible API (Ollama, vLLM, llama.cpp, LM Studio); empty: OPENAI_BASE_URL, else OpenAI's"},
 		{KeyLLMTimeoutSeconds, Int, "300", "seconds one model request may take, retries included"},

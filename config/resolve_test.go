@@ -261,7 +261,7 @@ func TestGetters(t *testing.T) {
 	if c.Int("yoimem.nope") != 0 || c.String("yoimem.nope") != "" || c.Bool("yoimem.nope") || c.Float("yoimem.nope") != 0 {
 		t.Errorf("a getter of an unknown name returned a value")
 	}
-	if v, ok := c.Get("yoimem.nope"); ok || v != (Value{}) {
+	if v, ok := c.Get("yoimem.nope"); ok || !reflect.DeepEqual(v, Value{}) {
 		t.Errorf("Get(unknown) = %+v, %v", v, ok)
 	}
 }
