@@ -65,22 +65,31 @@ func (l Local) Tick(t Tick) error {
 	return f.Close()
 }
 
-// Events reads every session journal.
+// Events reads every session journal, moved or not.
 func (l Local) Events() ([]Event, error) {
-	return readDir(l.eventsDir())
+	return readJournals(l.eventsDir())
 }
 
 // maxLedgerLine bounds one line of the ledger (a reading is about 150
 // bytes): a longer one is damage, reported, not read into memory whole.
 const maxLedgerLine = 64 << 10
 
-// Clock reads the ledger, a line at a time. A torn last line (a crash
-// mid-append) is skipped; any other bad line, or a count out of range,
-// is an error naming it.
+// Clock is the token clock of the ledger alone.
 func (l Local) Clock() (*Clock, error) {
+	ticks, err := l.Ticks()
+	if err != nil {
+		return nil, err
+	}
+	return NewClock(ticks), nil
+}
+
+// Ticks reads the ledger, moved or not, a line at a time. A torn last
+// line (a crash mid-append) is skipped; any other bad line, or a count out
+// of range, is an error naming it.
+func (l Local) Ticks() ([]Tick, error) {
 	f, err := os.Open(l.ledgerPath())
 	if errors.Is(err, fs.ErrNotExist) {
-		return NewClock(nil), nil
+		return nil, nil
 	}
 	if err != nil {
 		return nil, err
@@ -116,14 +125,25 @@ func (l Local) Clock() (*Clock, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", l.ledgerPath(), err)
 	}
-	return NewClock(ticks), nil
+	return ticks, nil
 }
 
-// ReadCommitted reads the events consolidation committed under
-// .yoi/metrics/ (one file per run).
-func ReadCommitted(dir string) ([]Event, error) { return readDir(dir) }
+// Read is everything this clone recorded: every journal and the ledger,
+// moved or not. Stats reads it with the committed run files (Data.Add):
+// an event or reading in both counts once.
+func (l Local) Read() (Data, error) {
+	events, err := l.Events()
+	if err != nil {
+		return Data{}, err
+	}
+	ticks, err := l.Ticks()
+	if err != nil {
+		return Data{}, err
+	}
+	return Data{Events: events, Ticks: ticks}, nil
+}
 
-func readDir(dir string) ([]Event, error) {
+func readJournals(dir string) ([]Event, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

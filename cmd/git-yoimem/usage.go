@@ -106,23 +106,19 @@ func usageStats(w *workspace) ([]metrics.Stat, []metrics.Candidate, error) {
 	return j.Stats(), j.Candidates(), nil
 }
 
-// usageJudge reads the journals, the committed metrics and the ledger.
+// usageJudge reads the journals and ledger (moved or not) and the
+// committed run files; what is in both counts once.
 func usageJudge(w *workspace) (*metrics.Judge, error) {
-	local := localMetrics(w)
-	events, err := local.Events()
+	local, err := localMetrics(w).Read()
 	if err != nil {
 		return nil, err
 	}
-	committed, err := metrics.ReadCommitted(filepath.Join(w.yoiDir(), filepath.FromSlash(record.MetricsDir)))
+	committed, err := metrics.ReadRunDir(filepath.Join(w.yoiDir(), filepath.FromSlash(record.MetricsDir)))
 	if err != nil {
 		return nil, err
 	}
-	events = append(events, committed...)
-	clock, err := local.Clock()
-	if err != nil {
-		return nil, err
-	}
-	return metrics.NewJudge(events, clock, metricsParams(w.cfg)), nil
+	d := local.Add(committed)
+	return metrics.NewJudge(d.Events, metrics.NewClock(d.Ticks), metricsParams(w.cfg)), nil
 }
 
 func metricsParams(cfg *config.Config) metrics.Params {
