@@ -21,12 +21,13 @@ type Judge struct {
 // NewJudge indexes events by record.
 func NewJudge(events []Event, clock *Clock, p Params) *Judge {
 	j := &Judge{clock: clock, params: p, uses: map[string][]Event{}, inject: map[string]int64{}}
-	for _, e := range invokes(dedupeIDs(events)) {
+	events = dedupeIDs(events)
+	for _, e := range invokes(events) {
 		if e.Record != "" {
 			j.uses[e.Record] = append(j.uses[e.Record], e)
 		}
 	}
-	for _, e := range dedupeIDs(events) {
+	for _, e := range events {
 		if e.How == HowInject && e.Record != "" {
 			j.inject[e.Record] = tokens.Add(j.inject[e.Record], e.Tokens)
 		}

@@ -171,9 +171,10 @@ type Candidate struct {
 
 // Candidates is the knowledge-candidate report: records whose frequency,
 // counting a run of consecutive uses within one session once, is at or
-// above threshold, used in at least minSessions sessions, and not unused.
-// Ordered by frequency, then record. An unknown frequency is never a
-// candidate.
+// above threshold, used in at least minSessions sessions. Ordered by
+// frequency, then record. An unknown frequency is never a candidate.
+// Without the protection frequency no record is judged unused here:
+// Judge.Candidates (and Report) also leave unused records out.
 func Candidates(events []Event, clock *Clock, window int, threshold float64, minSessions int) []Candidate {
 	p := Params{Window: window, CandidateFrequency: threshold, CandidateSessions: minSessions}
 	return NewJudge(events, clock, p).Candidates()
