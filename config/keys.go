@@ -116,7 +116,7 @@ func Keys() []Key {
 		{KeyLintLossRatio, Float, "0.5", "warn when a rewrite removes more than this share of the previous text"},
 		{KeyLintSimilarSlugs, Bool, "true", "warn about clusters of similar slugs"},
 		{KeyMetricsProtectFrequency, Float, "1.0", "invokes per million input tokens at or above which a record is protected"},
-		{KeyMetricsWindow, Int, "10", "invokes in the frequency window"},
+		{KeyMetricsWindow, Int, "10", "invokes in the frequency window; a record with no invoke over window x 1,000,000 / protectFrequency input tokens is unused"},
 		{KeyMetricsCandidateFrequency, Float, "2.0", "invokes per million tokens for the knowledge-candidate report"},
 		{KeyMetricsCandidateSessions, Int, "2", "distinct sessions required for the candidate report"},
 	}
