@@ -50,13 +50,13 @@ func commitRun(t *testing.T, l Local, committed, run string, mark bool) Pending 
 
 // statsOf is what stats reads: every local journal and the ledger (moved
 // or not) with the committed run files.
-func statsOf(t *testing.T, l Local, committed string) (uses int, tokens int64) {
+func statsOf(t *testing.T, l Local, yoi string) (uses int, tokens int64) {
 	t.Helper()
 	local, err := l.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := ReadRunDir(committed)
+	runs, err := ReadRunFiles(yoi)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +73,12 @@ func statsOf(t *testing.T, l Local, committed string) (uses int, tokens int64) {
 // pending or committed or both.
 func TestPendingMovedOnce(t *testing.T) {
 	l := Local{Dir: t.TempDir()}
-	committed := filepath.Join(t.TempDir(), "metrics")
+	yoi := t.TempDir()
+	committed := filepath.Join(yoi, "metrics")
 	appendEvents(t, l, "s1", "a", "bb")
 	appendEvents(t, l, "s2", "ccc")
 	tick(t, l, 1, 100)
-	if u, n := statsOf(t, l, committed); u != 3 || n != 100 {
+	if u, n := statsOf(t, l, yoi); u != 3 || n != 100 {
 		t.Fatalf("before any run: %d uses, %d tokens", u, n)
 	}
 
@@ -85,7 +86,7 @@ func TestPendingMovedOnce(t *testing.T) {
 	if len(p.Events) != 3 || len(p.Ticks) != 1 {
 		t.Fatalf("run 1 moved %+v", p.Data)
 	}
-	if u, n := statsOf(t, l, committed); u != 3 || n != 100 {
+	if u, n := statsOf(t, l, yoi); u != 3 || n != 100 {
 		t.Errorf("after run 1: %d uses, %d tokens; want 3, 100", u, n)
 	}
 
@@ -100,7 +101,7 @@ func TestPendingMovedOnce(t *testing.T) {
 	if p, err := l.Pending(); err != nil || len(p.Events)+len(p.Ticks) != 0 {
 		t.Fatalf("pending after run 2: %+v, %v", p.Data, err)
 	}
-	if u, n := statsOf(t, l, committed); u != 5 || n != 150 {
+	if u, n := statsOf(t, l, yoi); u != 5 || n != 150 {
 		t.Errorf("after run 2: %d uses, %d tokens; want 5, 150", u, n)
 	}
 }
@@ -110,7 +111,8 @@ func TestPendingMovedOnce(t *testing.T) {
 // they still count once.
 func TestPendingCrashBeforeMark(t *testing.T) {
 	l := Local{Dir: t.TempDir()}
-	committed := filepath.Join(t.TempDir(), "metrics")
+	yoi := t.TempDir()
+	committed := filepath.Join(yoi, "metrics")
 	appendEvents(t, l, "s1", "a", "bb")
 	tick(t, l, 1, 100)
 	commitRun(t, l, committed, "run-1", false)
@@ -118,7 +120,7 @@ func TestPendingCrashBeforeMark(t *testing.T) {
 	if len(p.Events) != 2 || len(p.Ticks) != 1 {
 		t.Fatalf("run 2 moved %+v", p.Data)
 	}
-	if u, n := statsOf(t, l, committed); u != 2 || n != 100 {
+	if u, n := statsOf(t, l, yoi); u != 2 || n != 100 {
 		t.Errorf("%d uses, %d tokens; want 2, 100", u, n)
 	}
 }

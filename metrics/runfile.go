@@ -175,27 +175,29 @@ func parseTick(line []byte) (Tick, error) {
 	return t, nil
 }
 
-// ReadRunDir reads the run files in dir (the working tree's
-// .yoi/metrics); a missing directory holds none.
-func ReadRunDir(dir string) (Data, error) {
+// ReadRunFiles reads the run files under yoiDir/metrics (the working
+// tree's .yoi/), naming them as commands print paths (.yoi/metrics/…); no
+// directory holds none.
+func ReadRunFiles(yoiDir string) (Data, error) {
+	dir := filepath.Join(yoiDir, filepath.FromSlash(record.MetricsDir))
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Data{}, nil
 	}
 	if err != nil {
-		return Data{}, err
+		return Data{}, fmt.Errorf("read %s: %w", record.DisplayPath(record.MetricsDir), err)
 	}
 	var d Data
 	for _, de := range entries {
 		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".jsonl") {
 			continue
 		}
-		p := filepath.Join(dir, de.Name())
-		f, err := os.Open(p)
+		name := record.DisplayPath(record.MetricsDir + "/" + de.Name())
+		f, err := os.Open(filepath.Join(dir, de.Name()))
 		if err != nil {
-			return Data{}, err
+			return Data{}, fmt.Errorf("read %s: %w", name, err)
 		}
-		run, err := ReadRun(f, p)
+		run, err := ReadRun(f, name)
 		f.Close()
 		if err != nil {
 			return Data{}, err

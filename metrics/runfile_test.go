@@ -90,24 +90,30 @@ func TestReadRunStrict(t *testing.T) {
 	}
 }
 
-// TestReadRuns: the run files of a directory (the working tree's
-// .yoi/metrics) and of a snapshot (the memory branch's tree) are read
+// TestReadRuns: the run files of the working tree's .yoi/metrics and of
+// a snapshot (the memory branch's tree) are read
 // alike; other files are not run files.
 func TestReadRuns(t *testing.T) {
 	one := EncodeRun(Data{Events: []Event{{ID: "a", Time: at(1), Session: "s", Record: "knowledge/k.md", How: HowRead}}})
 	two := EncodeRun(Data{Ticks: []Tick{{Time: at(1), Session: "x", From: 1, To: 2, Tokens: 5}}})
-	dir := t.TempDir()
+	yoi := t.TempDir()
+	dir := filepath.Join(yoi, "metrics")
+	os.Mkdir(dir, 0o755)
 	for name, b := range map[string][]byte{"r1.jsonl": one, "r2.jsonl": two, "README.md": []byte("not a run\n")} {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	d, err := ReadRunDir(dir)
+	d, err := ReadRunFiles(yoi)
 	if err != nil || len(d.Events) != 1 || len(d.Ticks) != 1 {
-		t.Fatalf("ReadRunDir: %+v, %v", d, err)
+		t.Fatalf("ReadRunFiles: %+v, %v", d, err)
 	}
-	if d, err := ReadRunDir(filepath.Join(dir, "missing")); err != nil || len(d.Events)+len(d.Ticks) != 0 {
+	if d, err := ReadRunFiles(filepath.Join(yoi, "missing")); err != nil || len(d.Events)+len(d.Ticks) != 0 {
 		t.Fatalf("missing dir: %+v, %v", d, err)
+	}
+	os.WriteFile(filepath.Join(dir, "r3.jsonl"), []byte("nope\n"), 0o644)
+	if _, err := ReadRunFiles(yoi); err == nil || !strings.HasPrefix(err.Error(), ".yoi/metrics/r3.jsonl:1:") {
+		t.Fatalf("a bad run file in the working tree: %v", err)
 	}
 	snap := record.MapSnapshot(map[string][]byte{
 		"metrics/r1.jsonl":  one,

@@ -17,8 +17,9 @@ import (
 
 // Local is the machine-local side of metrics under the git common
 // directory: one append-only journal of events per session (so that
-// sessions never write the same file) and the token ledger. Nothing here is
-// committed; consolidation moves pending events into .yoi/metrics/.
+// sessions never write the same file), the token ledger, and moved.json,
+// how far consolidation runs moved each of them into .yoi/metrics/ (see
+// Pending). Nothing here is committed, and nothing is removed.
 type Local struct {
 	Dir string // <git-common-dir>/yoimem
 }

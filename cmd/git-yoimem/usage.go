@@ -113,7 +113,7 @@ func usageJudge(w *workspace) (*metrics.Judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	committed, err := metrics.ReadRunDir(filepath.Join(w.yoiDir(), filepath.FromSlash(record.MetricsDir)))
+	committed, err := metrics.ReadRunFiles(w.yoiDir())
 	if err != nil {
 		return nil, err
 	}
