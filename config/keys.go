@@ -16,10 +16,11 @@ const (
 	Size               // byte count, parsed like Int
 	Float              // number >= 0
 	Bool               // true/false, yes/no, on/off, 1/0
+	List               // one item a setting, as git's multi-valued keys; an empty value clears the list
 )
 
-// String returns the name of the type: "string", "int", "size", "float" or
-// "bool".
+// String returns the name of the type: "string", "int", "size", "float",
+// "bool" or "list".
 func (t Type) String() string {
 	switch t {
 	case String:
@@ -32,6 +33,8 @@ func (t Type) String() string {
 		return "float"
 	case Bool:
 		return "bool"
+	case List:
+		return "list"
 	}
 	return "unknown"
 }
@@ -54,6 +57,7 @@ const (
 	KeyConsolidateStagingFiles   = "yoimem.consolidate.stagingFiles"
 	KeyConsolidateStagingBytes   = "yoimem.consolidate.stagingBytes"
 	KeyConsolidateMaxTurns       = "yoimem.consolidate.maxTurns"
+	KeyConsolidateLocked         = "yoimem.consolidate.locked"
 	KeyLLMAnthropicBaseURL       = "yoimem.llm.anthropicBaseURL"
 	KeyLLMOpenAIBaseURL          = "yoimem.llm.openaiBaseURL"
 	KeyLLMTimeoutSeconds         = "yoimem.llm.timeoutSeconds"
@@ -70,7 +74,7 @@ const (
 	KeyLintKnowledgeChars        = "yoimem.lint.knowledgeChars"
 	KeyLintDescriptionChars      = "yoimem.lint.descriptionChars"
 	KeyLintSourcesWarn           = "yoimem.lint.sourcesWarn"
-	KeyLintLowImportanceChars    = "yoimem.lint.lowImportanceChars"
+	KeyLintLowImportanceTokens   = "yoimem.lint.lowImportanceTokens"
 	KeyLintLossRatio             = "yoimem.lint.lossRatio"
 	KeyLintSimilarSlugs          = "yoimem.lint.similarSlugs"
 	KeyMetricsProtectFrequency   = "yoimem.metrics.protectFrequency"
@@ -91,6 +95,7 @@ func Keys() []Key {
 		{KeyConsolidateStagingFiles, Int, "8", "staging file count that triggers consolidation"},
 		{KeyConsolidateStagingBytes, Size, "262144", "staging bytes that trigger consolidation"},
 		{KeyConsolidateMaxTurns, Int, "40", "turn limit of the consolidation agent"},
+		{KeyConsolidateLocked, List, "", "records consolidation may not change, as the owner's read-only bit does: a path or pattern under .yoi/ a line (knowledge/retry.md, memory/decisions/db-*.md); an empty value clears the list"},
 		{KeyLLMAnthropicBaseURL, String, "", "base URL of the Anthropic API; empty: ANTHROPIC_BASE_URL, else the SDK's default"},
 		{KeyLLMOpenAIBaseURL, String, "", "base URL of an OpenAI-compatible API (Ollama, vLLM, llama.cpp, LM Studio); empty: OPENAI_BASE_URL, else OpenAI's"},
 		{KeyLLMTimeoutSeconds, Int, "300", "seconds one model request may take, retries included"},
@@ -107,11 +112,11 @@ func Keys() []Key {
 		{KeyLintKnowledgeChars, Int, "16000", "character hard cap of a knowledge record"},
 		{KeyLintDescriptionChars, Int, "1024", "description cap when model_invokation is true"},
 		{KeyLintSourcesWarn, Int, "20", "warn when sources has more entries than this"},
-		{KeyLintLowImportanceChars, Int, "4000", "warn when a low-importance record is larger than this"},
+		{KeyLintLowImportanceTokens, Int, "1000", "warn when a rarely used or unused record is larger than this, in estimated tokens"},
 		{KeyLintLossRatio, Float, "0.5", "warn when a rewrite removes more than this share of the previous text"},
 		{KeyLintSimilarSlugs, Bool, "true", "warn about clusters of similar slugs"},
 		{KeyMetricsProtectFrequency, Float, "1.0", "invokes per million input tokens at or above which a record is protected"},
-		{KeyMetricsWindow, Int, "10", "invokes in the frequency window"},
+		{KeyMetricsWindow, Int, "10", "invokes in the frequency window; a record with no invoke over window x 1,000,000 / protectFrequency input tokens is unused"},
 		{KeyMetricsCandidateFrequency, Float, "2.0", "invokes per million tokens for the knowledge-candidate report"},
 		{KeyMetricsCandidateSessions, Int, "2", "distinct sessions required for the candidate report"},
 	}

@@ -19,6 +19,7 @@ var wantKeys = []struct {
 	{"yoimem.consolidate.stagingFiles", Int, "8"},
 	{"yoimem.consolidate.stagingBytes", Size, "262144"},
 	{"yoimem.consolidate.maxTurns", Int, "40"},
+	{"yoimem.consolidate.locked", List, ""},
 	{"yoimem.llm.anthropicBaseURL", String, ""},
 	{"yoimem.llm.openaiBaseURL", String, ""},
 	{"yoimem.llm.timeoutSeconds", Int, "300"},
@@ -35,7 +36,7 @@ var wantKeys = []struct {
 	{"yoimem.lint.knowledgeChars", Int, "16000"},
 	{"yoimem.lint.descriptionChars", Int, "1024"},
 	{"yoimem.lint.sourcesWarn", Int, "20"},
-	{"yoimem.lint.lowImportanceChars", Int, "4000"},
+	{"yoimem.lint.lowImportanceTokens", Int, "1000"},
 	{"yoimem.lint.lossRatio", Float, "0.5"},
 	{"yoimem.lint.similarSlugs", Bool, "true"},
 	{"yoimem.metrics.protectFrequency", Float, "1.0"},
@@ -82,12 +83,12 @@ func TestKeysIsFresh(t *testing.T) {
 func TestKeyNameConstants(t *testing.T) {
 	consts := []string{
 		KeyBranch, KeyBaseBranch, KeyExtractModel, KeyExtractTokenThreshold,
-		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns,
+		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns, KeyConsolidateLocked,
 		KeyLLMAnthropicBaseURL, KeyLLMOpenAIBaseURL, KeyLLMTimeoutSeconds, KeyLLMMaxRetries,
 		KeyLLMMaxReplyBytes, KeyLLMMaxRequestBytes,
 		KeySearchMaxResults, KeySearchExcerptLines, KeyContextBudgetChars,
 		KeyLintMaxFileBytes, KeyLintSummaryChars, KeyLintDecisionChars, KeyLintRequestChars,
-		KeyLintKnowledgeChars, KeyLintDescriptionChars, KeyLintSourcesWarn, KeyLintLowImportanceChars,
+		KeyLintKnowledgeChars, KeyLintDescriptionChars, KeyLintSourcesWarn, KeyLintLowImportanceTokens,
 		KeyLintLossRatio, KeyLintSimilarSlugs,
 		KeyMetricsProtectFrequency, KeyMetricsWindow, KeyMetricsCandidateFrequency, KeyMetricsCandidateSessions,
 	}
@@ -132,7 +133,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestTypeString(t *testing.T) {
-	for typ, want := range map[Type]string{String: "string", Int: "int", Size: "size", Float: "float", Bool: "bool", Type(99): "unknown"} {
+	for typ, want := range map[Type]string{String: "string", Int: "int", Size: "size", Float: "float", Bool: "bool", List: "list", Type(99): "unknown"} {
 		if got := typ.String(); got != want {
 			t.Errorf("Type(%d).String() = %q, want %q", int(typ), got, want)
 		}

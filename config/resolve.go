@@ -4,23 +4,29 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/internal/suggest"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 // Value is the effective value of one key.
 type Value struct {
-	Key    Key
-	Raw    string // the value as set; "true" for a Bool key set without "="
-	Origin Origin
-	Line   int // line in the file for Origin.Kind File; 0 otherwise
+	Key Key
+	// Raw is the value as set; "true" for a Bool key set without "="; for
+	// a List key, its items as set, joined with ", ".
+	Raw    string
+	Origin Origin // of the last setting
+	Line   int    // line in the file for Origin.Kind File; 0 otherwise
 
-	num int64   // Int, Size
-	flt float64 // Float
-	bl  bool    // Bool
+	num   int64    // Int, Size
+	flt   float64  // Float
+	bl    bool     // Bool
+	items []string // List: the items, clean
+	raws  []string // List: the items as set
 }
 
 // Config holds the effective value of every known key. The typed getters
@@ -94,6 +100,9 @@ func Resolve(file, git, flags []Entry) (*Config, []Warning, error) {
 				errs = append(errs, err)
 				continue
 			}
+			if keys[i].Type == List {
+				v = c.values[i].extend(v)
+			}
 			c.values[i] = v
 		}
 	}
@@ -132,6 +141,15 @@ func parseValue(k Key, e Entry) (Value, error) {
 		return v, nil
 	}
 	switch k.Type {
+	case List:
+		if strings.TrimSpace(e.Value) == "" {
+			return v, nil // clears the list
+		}
+		item, err := checkItem(e.Value)
+		if err != nil {
+			return fail(typeNoun(k.Type) + ": " + err.Error())
+		}
+		v.items, v.raws = []string{item}, []string{e.Value}
 	case Int, Size:
 		n, problem := parseInt(e.Value)
 		what := "a whole number"
@@ -174,8 +192,28 @@ func typeNoun(t Type) string {
 		return "a number"
 	case Bool:
 		return "true or false (or yes/no, on/off, 1/0)"
+	case List:
+		return "a record path or pattern under .yoi/, such as knowledge/retry.md or memory/decisions/db-*.md"
 	}
 	return "a string"
+}
+
+// checkItem checks one item of a List key and returns its clean form.
+// yoimem.consolidate.locked is the only list: its items are lock patterns.
+func checkItem(value string) (string, error) {
+	return record.CleanLock(value)
+}
+
+// extend adds a List setting's item to the list so far; a setting without
+// an item (an empty value) starts the list again.
+func (v Value) extend(next Value) Value {
+	if len(next.items) == 0 {
+		return next
+	}
+	next.items = append(slices.Clone(v.items), next.items...)
+	next.raws = append(slices.Clone(v.raws), next.raws...)
+	next.Raw = strings.Join(next.raws, ", ")
+	return next
 }
 
 // Why parseInt rejects a value.
@@ -340,6 +378,22 @@ func (c *Config) Float(name string) float64 {
 		return 0
 	}
 	return v.flt
+}
+
+// List returns the items of a List key, clean, in the order they were
+// set; nil for any other name.
+func (c *Config) List(name string) []string {
+	v, ok := c.Get(name)
+	if !ok || v.Key.Type != List || len(v.items) == 0 {
+		return nil
+	}
+	return slices.Clone(v.items)
+}
+
+// Locks returns yoimem.consolidate.locked: the records no consolidation
+// may change, besides those read-only in the working tree.
+func (c *Config) Locks() record.Locks {
+	return record.Locks(c.List(KeyConsolidateLocked))
 }
 
 // Bool returns the value of a Bool key; false for any other name.

@@ -205,6 +205,7 @@ func TestResolveUnknownKeys(t *testing.T) {
 		{"yoimem.serch.maxresults", "unknown key yoimem.serch.maxresults; did you mean yoimem.search.maxResults?"},
 		{"yoimem.lint.decisonChars", "unknown key yoimem.lint.decisonChars; did you mean yoimem.lint.decisionChars?"},
 		{"yoimem.brnch", "unknown key yoimem.brnch; did you mean yoimem.branch?"},
+		{"yoimem.lint.lowImportanceChars", "unknown key yoimem.lint.lowImportanceChars; did you mean yoimem.lint.lowImportanceTokens?"},
 		{"yoimem.Search.maxResults", "unknown key yoimem.Search.maxResults; did you mean yoimem.search.maxResults? (subsection names are case-sensitive)"},
 		{"yoimem.maxResults", "unknown key yoimem.maxResults; did you mean yoimem.search.maxResults?"},
 		{"yoimem.search.tokenThreshold", "unknown key yoimem.search.tokenThreshold; did you mean yoimem.extract.tokenThreshold?"},
@@ -260,7 +261,7 @@ func TestGetters(t *testing.T) {
 	if c.Int("yoimem.nope") != 0 || c.String("yoimem.nope") != "" || c.Bool("yoimem.nope") || c.Float("yoimem.nope") != 0 {
 		t.Errorf("a getter of an unknown name returned a value")
 	}
-	if v, ok := c.Get("yoimem.nope"); ok || v != (Value{}) {
+	if v, ok := c.Get("yoimem.nope"); ok || !reflect.DeepEqual(v, Value{}) {
 		t.Errorf("Get(unknown) = %+v, %v", v, ok)
 	}
 }

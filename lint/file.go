@@ -8,7 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/internal/secrets"
+	"github.com/yoimem/git-yoimem/internal/tokens"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -155,7 +157,7 @@ func (fl *fileLint) content(rec *record.Record, content []byte, idx *index, opts
 	fl.parsedCredentials(rec)
 	fl.binary(content)
 	fl.idFields(rec)
-	chars := charCount(content, opts.Caps[rec.Kind], opts.LowImportanceChars)
+	chars := charCount(content, opts.Caps[rec.Kind])
 	if limit := opts.Caps[rec.Kind]; limit > 0 && chars > limit {
 		fl.add(Error, RuleCharCap, 1, 1, "%d characters, over the %s cap of %d (yoimem.lint.%sChars); split it or tighten the text", chars, rec.Kind, limit, rec.Kind)
 	}
@@ -166,12 +168,31 @@ func (fl *fileLint) content(rec *record.Record, content []byte, idx *index, opts
 		}
 	}
 	fl.sourcesLong(rec, opts)
-	if opts.Importance != nil && opts.LowImportanceChars > 0 && chars > opts.LowImportanceChars {
-		if freq, known := opts.Importance(rec.Path); known && freq < opts.ProtectFrequency {
-			fl.add(Warning, RuleLowImportance, 1, 1, "%d characters but used %.2f times per million tokens (below %.2f): room to compress", chars, freq, opts.ProtectFrequency)
-		}
-	}
+	fl.lowImportance(rec, content, opts)
 	fl.refs(rec, idx)
+}
+
+// lowImportance weighs a record's size (estimated tokens) against its
+// usage: a large record used below the protection frequency, or not used
+// over the unused span, has room to compress. Unknown usage is neutral;
+// the summary is always in context, never invoked, and is not weighed.
+func (fl *fileLint) lowImportance(rec *record.Record, content []byte, opts Options) {
+	limit := opts.LowImportanceTokens
+	// An estimate is at most one token a byte: a smaller file is not read.
+	if opts.Usage == nil || limit <= 0 || int64(len(content)) <= limit || rec.Kind == record.KindSummary {
+		return
+	}
+	size := tokens.Estimate(content)
+	if size <= limit {
+		return
+	}
+	switch u := opts.Usage(rec); {
+	case !u.Known:
+	case u.Unused:
+		fl.add(Warning, RuleLowImportance, 1, 1, "about %s tokens, not used in the last %s input tokens: room to compress", quote.Thousands(size), quote.Thousands(u.Idle))
+	case u.Frequency < opts.ProtectFrequency:
+		fl.add(Warning, RuleLowImportance, 1, 1, "about %s tokens, used %.2f times per million input tokens (below %.2f): room to compress", quote.Thousands(size), u.Frequency, opts.ProtectFrequency)
+	}
 }
 
 func (fl *fileLint) sourcesLong(rec *record.Record, opts Options) {

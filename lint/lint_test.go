@@ -153,15 +153,15 @@ func TestTreeRules(t *testing.T) {
 			"memory/requests/used.md": request(strings.Repeat("x", 500)),
 			"memory/requests/new.md":  request(strings.Repeat("x", 500)),
 		}, func(o *Options) {
-			o.LowImportanceChars = 100
-			o.Importance = func(p string) (float64, bool) {
-				switch p {
+			o.LowImportanceTokens = 100
+			o.Usage = func(r *record.Record) Usage {
+				switch r.Path {
 				case "memory/requests/big.md":
-					return 0.1, true
+					return Usage{Frequency: 0.1, Known: true}
 				case "memory/requests/used.md":
-					return 3, true
+					return Usage{Frequency: 3, Known: true}
 				}
-				return 0, false
+				return Usage{}
 			}
 		}, []string{"memory/requests/big.md:low-importance-size"}},
 	}

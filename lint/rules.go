@@ -81,7 +81,7 @@ func Rules() []RuleInfo {
 		{RuleSummaryMissing, Error, ".yoi/ has no memory/summary.md (the always-on context starts from it)"},
 		{RuleLineEndings, Warning, "CRLF line endings (kept as they are; git diff shows ^M)"},
 		{RulePathUnknown, Warning, "file the .yoi/ layout does not name; it is ignored"},
-		{RuleLowImportance, Warning, "rarely used record that uses many characters: room to compress"},
+		{RuleLowImportance, Warning, "rarely used or unused record that costs many tokens: room to compress"},
 		{RuleSourcesLong, Warning, "more sources than yoimem.lint.sourcesWarn; keep the latest, git history keeps the rest"},
 		{RuleSimilarSlugs, Warning, "slugs that look alike: merge candidates"},
 		{RuleInformationLoss, Warning, "a rewrite removes much of the previous text"},

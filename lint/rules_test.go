@@ -188,8 +188,8 @@ func failingRead(s record.Snapshot) record.Snapshot {
 
 func importance(freq float64) func(*Options) {
 	return func(o *Options) {
-		o.LowImportanceChars = 100
-		o.Importance = func(string) (float64, bool) { return freq, true }
+		o.LowImportanceTokens = 50
+		o.Usage = func(*record.Record) Usage { return Usage{Frequency: freq, Known: true} }
 	}
 }
 

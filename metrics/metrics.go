@@ -118,35 +118,10 @@ func (c *Clock) Now() int64 {
 // per million tokens. known is false without any invoke, and while no
 // input tokens have been counted since the oldest one (no ledger yet, or
 // no reading since): the rate is then unknown, neither low nor high.
+// Events with the same ID count once.
 func Frequency(events []Event, clock *Clock, window int) (freq float64, known bool) {
-	freq, why := rate(events, clock, window)
-	return freq, why == ""
-}
-
-// Why a frequency is unknown (Stat.Reason).
-const (
-	ReasonNoUses    = "no uses, only context injections"
-	ReasonNoLedger  = "no input tokens counted yet: extract feeds the token ledger from session logs"
-	ReasonNoneSince = "no input tokens counted since the first use: extract feeds the token ledger from session logs"
-)
-
-// rate is Frequency with the reason a rate is unknown ("" when known).
-func rate(events []Event, clock *Clock, window int) (float64, string) {
-	uses := invokes(events)
-	if len(uses) == 0 {
-		return 0, ReasonNoUses
-	}
-	if window > 0 && len(uses) > window {
-		uses = uses[len(uses)-window:]
-	}
-	elapsed := clock.Now() - clock.At(uses[0].Time)
-	switch {
-	case clock.Now() == 0:
-		return 0, ReasonNoLedger
-	case elapsed < 1:
-		return 0, ReasonNoneSince
-	}
-	return float64(len(uses)) * 1e6 / float64(elapsed), ""
+	j := judge(invokes(dedupeIDs(events)), time.Time{}, clock, Params{Window: window})
+	return j.Frequency, j.Known && j.Uses > 0
 }
 
 // invokes keeps the explicit uses, by time.
@@ -161,8 +136,26 @@ func invokes(events []Event) []Event {
 	return out
 }
 
+// dedupeIDs drops events whose ID came before (an event both pending in a
+// journal and committed in a run file); events without an ID are kept.
+func dedupeIDs(events []Event) []Event {
+	seen := make(map[string]bool, len(events))
+	out := make([]Event, 0, len(events))
+	for _, e := range events {
+		if e.ID != "" {
+			if seen[e.ID] {
+				continue
+			}
+			seen[e.ID] = true
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // Protected reports whether a frequency protects a record from being
 // dropped or heavily compressed (frequency >= threshold, default 1.0).
+// An unknown frequency never does.
 func Protected(freq float64, known bool, threshold float64) bool {
 	return known && freq >= threshold
 }
@@ -179,32 +172,12 @@ type Candidate struct {
 // Candidates is the knowledge-candidate report: records whose frequency,
 // counting a run of consecutive uses within one session once, is at or
 // above threshold, used in at least minSessions sessions. Ordered by
-// frequency, then record.
+// frequency, then record. An unknown frequency is never a candidate.
+// Without the protection frequency no record is judged unused here:
+// Judge.Candidates (and Report) also leave unused records out.
 func Candidates(events []Event, clock *Clock, window int, threshold float64, minSessions int) []Candidate {
-	byRecord := map[string][]Event{}
-	for _, e := range invokes(events) {
-		byRecord[e.Record] = append(byRecord[e.Record], e)
-	}
-	var out []Candidate
-	for rec, evs := range byRecord {
-		collapsed := collapseRuns(evs)
-		sessions := map[string]bool{}
-		for _, e := range collapsed {
-			sessions[e.Session] = true
-		}
-		freq, known := Frequency(collapsed, clock, window)
-		if !known || freq < threshold || len(sessions) < minSessions {
-			continue
-		}
-		out = append(out, Candidate{Record: rec, Frequency: freq, Uses: len(collapsed), Sessions: len(sessions)})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Frequency != out[j].Frequency {
-			return out[i].Frequency > out[j].Frequency
-		}
-		return out[i].Record < out[j].Record
-	})
-	return out
+	p := Params{Window: window, CandidateFrequency: threshold, CandidateSessions: minSessions}
+	return NewJudge(events, clock, p).Candidates()
 }
 
 // collapseRuns keeps the first of each run of consecutive uses from the

@@ -13,15 +13,23 @@ var ErrBadSession = errors.New("a session id is 1 to 128 letters, digits, '.', '
 // Agents' session ids (UUIDs, rollout names) fit; a path, a dot name, a
 // line break or a terminal escape do not.
 func CheckSession(id string) error {
-	if id == "" || len(id) > maxSessionID {
+	if !fileNameOK(id) {
 		return ErrBadSession
+	}
+	return nil
+}
+
+// fileNameOK is the rule of ids that name files (sessions, runs).
+func fileNameOK(id string) bool {
+	if id == "" || len(id) > maxSessionID {
+		return false
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
-			return ErrBadSession
+			return false
 		}
 	}
-	return nil
+	return true
 }

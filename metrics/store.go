@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/yoimem/git-yoimem/internal/quote"
@@ -18,8 +17,9 @@ import (
 
 // Local is the machine-local side of metrics under the git common
 // directory: one append-only journal of events per session (so that
-// sessions never write the same file) and the token ledger. Nothing here is
-// committed; consolidation moves pending events into .yoi/metrics/.
+// sessions never write the same file), the token ledger, and moved.json,
+// how far consolidation runs moved each of them into .yoi/metrics/ (see
+// Pending). Nothing here is committed, and nothing is removed.
 type Local struct {
 	Dir string // <git-common-dir>/yoimem
 }
@@ -66,22 +66,31 @@ func (l Local) Tick(t Tick) error {
 	return f.Close()
 }
 
-// Events reads every session journal.
+// Events reads every session journal, moved or not.
 func (l Local) Events() ([]Event, error) {
-	return readDir(l.eventsDir())
+	return readJournals(l.eventsDir())
 }
 
 // maxLedgerLine bounds one line of the ledger (a reading is about 150
 // bytes): a longer one is damage, reported, not read into memory whole.
 const maxLedgerLine = 64 << 10
 
-// Clock reads the ledger, a line at a time. A torn last line (a crash
-// mid-append) is skipped; any other bad line, or a count out of range,
-// is an error naming it.
+// Clock is the token clock of the ledger alone.
 func (l Local) Clock() (*Clock, error) {
+	ticks, err := l.Ticks()
+	if err != nil {
+		return nil, err
+	}
+	return NewClock(ticks), nil
+}
+
+// Ticks reads the ledger, moved or not, a line at a time. A torn last
+// line (a crash mid-append) is skipped; any other bad line, or a count out
+// of range, is an error naming it.
+func (l Local) Ticks() ([]Tick, error) {
 	f, err := os.Open(l.ledgerPath())
 	if errors.Is(err, fs.ErrNotExist) {
-		return NewClock(nil), nil
+		return nil, nil
 	}
 	if err != nil {
 		return nil, err
@@ -117,14 +126,25 @@ func (l Local) Clock() (*Clock, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", l.ledgerPath(), err)
 	}
-	return NewClock(ticks), nil
+	return ticks, nil
 }
 
-// ReadCommitted reads the events consolidation committed under
-// .yoi/metrics/ (one file per run).
-func ReadCommitted(dir string) ([]Event, error) { return readDir(dir) }
+// Read is everything this clone recorded: every journal and the ledger,
+// moved or not. Stats reads it with the committed run files (Data.Add):
+// an event or reading in both counts once.
+func (l Local) Read() (Data, error) {
+	events, err := l.Events()
+	if err != nil {
+		return Data{}, err
+	}
+	ticks, err := l.Ticks()
+	if err != nil {
+		return Data{}, err
+	}
+	return Data{Events: events, Ticks: ticks}, nil
+}
 
-func readDir(dir string) ([]Event, error) {
+func readJournals(dir string) ([]Event, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -152,15 +172,12 @@ func readDir(dir string) ([]Event, error) {
 	return out, nil
 }
 
-// Stat is one record's usage. Record is .yoi/-relative, as events name
-// it; commands print it from the workspace root.
+// Stat is the usage of a record that has events. Record is
+// .yoi/-relative, as events name it; commands print it from the workspace
+// root.
 type Stat struct {
-	Record       string
-	Uses         int
-	Frequency    float64 // invokes per million input tokens, when Known
-	Known        bool
-	Reason       string // why the frequency is not known
-	Protected    bool   // known and at or above the protection frequency
+	Record string
+	Judgement
 	InjectTokens int64
 }
 
@@ -168,32 +185,5 @@ type Stat struct {
 // with the same ID (a journal already moved into a committed file) count
 // once.
 func Stats(events []Event, clock *Clock, window int, protect float64) []Stat {
-	seen := map[string]bool{}
-	byRecord := map[string][]Event{}
-	for _, e := range events {
-		if e.ID != "" {
-			if seen[e.ID] {
-				continue
-			}
-			seen[e.ID] = true
-		}
-		byRecord[e.Record] = append(byRecord[e.Record], e)
-	}
-	var out []Stat
-	for rec, evs := range byRecord {
-		s := Stat{Record: rec}
-		for _, e := range evs {
-			if e.How == HowInject {
-				s.InjectTokens = tokens.Add(s.InjectTokens, e.Tokens)
-			} else {
-				s.Uses++
-			}
-		}
-		s.Frequency, s.Reason = rate(evs, clock, window)
-		s.Known = s.Reason == ""
-		s.Protected = Protected(s.Frequency, s.Known, protect)
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Record < out[j].Record })
-	return out
+	return NewJudge(events, clock, Params{Window: window, Protect: protect}).Stats()
 }

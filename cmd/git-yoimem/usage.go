@@ -99,39 +99,47 @@ func appendEvents(env Env, w *workspace, session string, events []metrics.Event)
 
 // usageStats reads the journals, the committed metrics and the ledger.
 func usageStats(w *workspace) ([]metrics.Stat, []metrics.Candidate, error) {
-	local := localMetrics(w)
-	events, err := local.Events()
+	j, err := usageJudge(w)
 	if err != nil {
 		return nil, nil, err
 	}
-	committed, err := metrics.ReadCommitted(filepath.Join(w.yoiDir(), filepath.FromSlash(record.MetricsDir)))
-	if err != nil {
-		return nil, nil, err
-	}
-	events = append(events, committed...)
-	clock, err := local.Clock()
-	if err != nil {
-		return nil, nil, err
-	}
-	window := int(w.cfg.Int(config.KeyMetricsWindow))
-	stats := metrics.Stats(events, clock, window, w.cfg.Float(config.KeyMetricsProtectFrequency))
-	cands := metrics.Candidates(events, clock, window, w.cfg.Float(config.KeyMetricsCandidateFrequency), int(w.cfg.Int(config.KeyMetricsCandidateSessions)))
-	return stats, cands, nil
+	return j.Stats(), j.Candidates(), nil
 }
 
-// withImportance gives the linter real frequencies when there are any.
+// usageJudge reads the journals and ledger (moved or not) and the
+// committed run files; what is in both counts once.
+func usageJudge(w *workspace) (*metrics.Judge, error) {
+	local, err := localMetrics(w).Read()
+	if err != nil {
+		return nil, err
+	}
+	committed, err := metrics.ReadRunFiles(w.yoiDir())
+	if err != nil {
+		return nil, err
+	}
+	d := local.Add(committed)
+	return metrics.NewJudge(d.Events, metrics.NewClock(d.Ticks), metricsParams(w.cfg)), nil
+}
+
+func metricsParams(cfg *config.Config) metrics.Params {
+	return metrics.Params{
+		Window:             int(cfg.Int(config.KeyMetricsWindow)),
+		Protect:            cfg.Float(config.KeyMetricsProtectFrequency),
+		CandidateFrequency: cfg.Float(config.KeyMetricsCandidateFrequency),
+		CandidateSessions:  int(cfg.Int(config.KeyMetricsCandidateSessions)),
+	}
+}
+
+// withImportance gives the linter what usage metrics say of each record,
+// used or not.
 func withImportance(w *workspace, lo lint.Options) lint.Options {
-	stats, _, err := usageStats(w)
-	if err != nil || len(stats) == 0 {
+	j, err := usageJudge(w)
+	if err != nil {
 		return lo
 	}
-	byPath := map[string]metrics.Stat{}
-	for _, s := range stats {
-		byPath[s.Record] = s
-	}
-	lo.Importance = func(p string) (float64, bool) {
-		s, ok := byPath[p]
-		return s.Frequency, ok && s.Known
+	lo.Usage = func(r *record.Record) lint.Usage {
+		u := j.Record(r.Path, r.CreatedAt)
+		return lint.Usage{Frequency: u.Frequency, Known: u.Known, Unused: u.Unused, Idle: u.Idle}
 	}
 	return lo
 }

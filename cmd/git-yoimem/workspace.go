@@ -218,7 +218,7 @@ func lintOptions(cfg *config.Config) lint.Options {
 	}
 	o.DescriptionChars = int(cfg.Int(config.KeyLintDescriptionChars))
 	o.SourcesWarn = int(cfg.Int(config.KeyLintSourcesWarn))
-	o.LowImportanceChars = int(cfg.Int(config.KeyLintLowImportanceChars))
+	o.LowImportanceTokens = cfg.Int(config.KeyLintLowImportanceTokens)
 	o.LossRatio = cfg.Float(config.KeyLintLossRatio)
 	o.SimilarSlugs = cfg.Bool(config.KeyLintSimilarSlugs)
 	o.ProtectFrequency = cfg.Float(config.KeyMetricsProtectFrequency)

@@ -2,7 +2,7 @@
 // model replies and the ledger: a count is a whole number from 0 to Max,
 // and sums stop at Max instead of wrapping around. A log or a server that
 // reports 2^63-1 input tokens must not turn a threshold check or a
-// frequency negative.
+// frequency negative. Estimate weighs text in tokens without a tokenizer.
 package tokens
 
 import "strconv"
