@@ -436,7 +436,9 @@ func TestScenarios(t *testing.T) {
 				stage("e2", "s1", 2, decided("Retry policy", "Exponential backoff", "Bursts spread out.")),
 			}},
 			check: func(t *testing.T, _ int, files map[string]string, _ []memlog.Op) {
-				mustContain(t, files, "memory/decisions/retry-policy.md", "## Tried\n\n- 2026-03-01 worked: Tune the backoff of the retry policy — result: p99 halved\n", "session_id: s1, range: [10, 19]")
+				// Sources are listed oldest first: in staging order, though
+				// the attempt was placed after the decision.
+				mustContain(t, files, "memory/decisions/retry-policy.md", "## Tried\n\n- 2026-03-01 worked: Tune the backoff of the retry policy — result: p99 halved\n", "sources:\n  - {session_id: s1, range: [10, 19]}\n  - {session_id: s1, range: [20, 29]}\n")
 				if files["memory/summary.md"] != summary {
 					t.Errorf("the attempt went to the summary too")
 				}

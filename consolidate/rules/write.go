@@ -61,14 +61,18 @@ func (p *planner) naming(d *draft) []string {
 		e, ok := p.s.Entry(id)
 		return ok && slices.Contains(d.rec.sources, record.Source{SessionID: e.Source.SessionID, Range: e.Source.Range})
 	}
+	// Sources are listed oldest first: in staging order, whatever order
+	// the entries' text was placed in.
+	ids := slices.Clone(d.entries)
+	slices.Sort(ids)
 	last := -1
-	for i, id := range d.entries {
+	for i, id := range ids {
 		if listed(id) {
 			last = i
 		}
 	}
 	var out []string
-	for i, id := range d.entries {
+	for i, id := range ids {
 		if listed(id) || i < last && !d.fresh[id] {
 			continue
 		}
