@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/memlog"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 func decided(topic, chosen, rationale string, options ...string) extract.Activity {
@@ -512,5 +514,49 @@ func TestRunBrokenRecord(t *testing.T) {
 	var r *consolidate.Refusal
 	if !errors.As(err, &r) || !strings.Contains(err.Error(), ".yoi/memory/decisions/log-format.md does not parse") {
 		t.Fatalf("Run = %v, want a refusal naming the record", err)
+	}
+}
+
+// TestDeterministic: two runs over the same input give byte-identical
+// changes and operations, whatever order the entries are handed in.
+func TestDeterministic(t *testing.T) {
+	files, topics := benchCorpus(400)
+	entries := benchEntries(30, topics)
+	entries = append(entries, stage("f1", "s9", 9, both(
+		tried("tried "+topics[3]+" again", "same failure", false),
+		discussed("キャッシュ戦略", "Redisを使うか"),
+		decided("retry policies", "backoff", "bursts"))))
+	run := func(entries []extract.Staging) (string, string) {
+		s, err := consolidate.NewSession(&consolidate.Input{RunID: "r", Now: now, Base: record.MapSnapshot(files), Entries: entries, Lint: lint.DefaultOptions()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := (Engine{}).Run(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		var ops, changes strings.Builder
+		for _, op := range s.Ops() {
+			ops.WriteString(opLine(op) + "\n")
+		}
+		for _, c := range s.Changes().Changes() {
+			changes.WriteString(c.Op.String() + " " + c.Path + "\n" + string(c.Content) + "\n")
+		}
+		return ops.String(), changes.String()
+	}
+	ops1, ch1 := run(entries)
+	reversed := slices.Clone(entries)
+	slices.Reverse(reversed)
+	for i := range 3 {
+		in := entries
+		if i == 2 {
+			in = reversed
+		}
+		ops2, ch2 := run(in)
+		if ops1 != ops2 || ch1 != ch2 {
+			t.Fatalf("run %d differs:\n%s\n---\n%s", i+2, ops1, ops2)
+		}
+	}
+	if ops1 == "" {
+		t.Fatal("the run changed nothing")
 	}
 }
