@@ -42,6 +42,9 @@ func (p *planner) target(kind record.Kind, topic string) (d *draft, locked strin
 		return nil, ""
 	}
 	k := p.idx.match(kind, slug)
+	if k == nil && p.in.Locked[record.PathFor(kind, slug)] {
+		return nil, record.PathFor(kind, slug) // locked before it exists
+	}
 	if k == nil {
 		k = &known{path: record.PathFor(kind, slug), kind: kind, slug: slug, title: p.safe(topic)}
 		p.idx.add(k)

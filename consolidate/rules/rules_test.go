@@ -305,6 +305,22 @@ func TestScenarios(t *testing.T) {
 			},
 		},
 		{
+			// A locked path with no record yet (listed in .yoi/config) is not
+			// created either.
+			name:   "locked-new-path",
+			locked: []string{"memory/decisions/use-postgres.md", "memory/requests/dark-mode.md"},
+			base:   map[string]string{"memory/summary.md": summary},
+			steps: [][]extract.Staging{{
+				stage("e1", "s1", 1, both(decided("Use Postgres", "Postgres", "Concurrent writers."), asked("dark mode", "ui", "wants it dark"))),
+			}},
+			check: func(t *testing.T, _ int, files map[string]string, _ []memlog.Op) {
+				if len(files) != 1 {
+					t.Errorf("a locked path was created: %v", decisionPaths(files))
+				}
+				mustContain(t, files, "memory/summary.md", ".yoi/memory/decisions/use-postgres.md is locked", ".yoi/memory/requests/dark-mode.md is locked")
+			},
+		},
+		{
 			name: "instructions-are-data",
 			base: map[string]string{
 				"memory/summary.md":              summary,
