@@ -43,7 +43,7 @@ func (e Engine) recentWork() int {
 func (e Engine) Run(ctx context.Context, s *consolidate.Session) error {
 	in := s.Input()
 	snap := s.Snapshot()
-	idx, err := loadIndex(ctx, snap)
+	idx, err := loadIndex(ctx, snap, in.Lint.MaxFileBytes)
 	if err != nil {
 		return err
 	}

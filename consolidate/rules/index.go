@@ -22,6 +22,9 @@ type known struct {
 	replacedBy string
 	sources    []record.Source
 	content    []byte // the base content; nil for a record this run adds
+	// tooBig is set, and content not read, for a record over the
+	// linter's file-size limit: a change to it fails the run.
+	tooBig *record.TooLargeError
 }
 
 // index holds the decisions and requests of the memory, by path and by
@@ -33,8 +36,9 @@ type index struct {
 
 // loadIndex reads every decision and request of snap. A record that does
 // not parse is indexed by its slug alone: a change to it is refused by
-// the session, which names it.
-func loadIndex(ctx context.Context, snap record.Snapshot) (*index, error) {
+// the session, which names it. A record over maxBytes (0: no limit) is
+// not read at all.
+func loadIndex(ctx context.Context, snap record.Snapshot, maxBytes int64) (*index, error) {
 	idx := &index{byPath: map[string]*known{}, byKey: map[record.Kind]map[string][]*known{
 		record.KindDecision: {}, record.KindRequest: {},
 	}}
@@ -48,11 +52,16 @@ func loadIndex(ctx context.Context, snap record.Snapshot) (*index, error) {
 		if e.Mode != record.ModeRegular || loc.SlugErr != nil || (loc.Kind != record.KindDecision && loc.Kind != record.KindRequest) {
 			continue
 		}
+		k := &known{path: e.Path, kind: loc.Kind, slug: loc.Slug}
+		if k.tooBig = tooBig(e, maxBytes); k.tooBig != nil {
+			idx.add(k)
+			continue
+		}
 		b, err := snap.Read(e.Path)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", record.DisplayPath(e.Path), err)
 		}
-		k := &known{path: e.Path, kind: loc.Kind, slug: loc.Slug, content: b}
+		k.content = b
 		if rec, _, err := record.Decode(e.Path, b); err == nil {
 			k.title = title(rec.Body())
 			k.status, k.replacedBy, k.sources = rec.Status, rec.ReplacedBy, rec.Sources
@@ -122,4 +131,12 @@ func foreignTitle(t string) bool {
 	}
 	_, dropped := asciiWords(strings.ToLower(t))
 	return dropped
+}
+
+// tooBig is the error for an entry over the linter's file-size limit.
+func tooBig(e record.Entry, maxBytes int64) *record.TooLargeError {
+	if maxBytes <= 0 || e.Size <= maxBytes {
+		return nil
+	}
+	return &record.TooLargeError{Path: e.Path, Size: e.Size, Limit: maxBytes, Setting: "yoimem.lint.maxFileBytes"}
 }

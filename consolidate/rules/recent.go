@@ -23,7 +23,7 @@ func (p *planner) writeRecent(ctx context.Context, keep int) error {
 	if len(p.recent) == 0 || p.in.Locked[record.SummaryPath] {
 		return nil
 	}
-	old, exists, err := p.readSummary()
+	old, exists, err := p.readSummary(p.in.Lint.MaxFileBytes)
 	if err != nil {
 		return err
 	}
@@ -69,12 +69,16 @@ func (p *planner) writeRecent(ctx context.Context, keep int) error {
 	return nil
 }
 
-// readSummary reads the summary as the session has it now.
-func (p *planner) readSummary() ([]byte, bool, error) {
+// readSummary reads the summary as the session has it now, unless it is
+// over maxBytes.
+func (p *planner) readSummary(maxBytes int64) ([]byte, bool, error) {
 	snap := p.s.Snapshot()
 	e, ok := snap.Lookup(record.SummaryPath)
 	if !ok || e.Mode != record.ModeRegular {
 		return nil, false, nil
+	}
+	if err := tooBig(e, maxBytes); err != nil {
+		return nil, false, fmt.Errorf("rules engine: recent work for %w; shorten the summary or raise the limit", err)
 	}
 	b, err := snap.Read(record.SummaryPath)
 	if err != nil {

@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -574,5 +575,48 @@ func TestDeterministic(t *testing.T) {
 	}
 	if ops1 == "" {
 		t.Fatal("the run changed nothing")
+	}
+}
+
+// TestRunOversize: a record over yoimem.lint.maxFileBytes is never read
+// (a committed file of gigabytes would be read whole); a topic that
+// belongs to it fails the run with its size, the limit and the key. One
+// nobody staged anything on is left alone.
+func TestRunOversize(t *testing.T) {
+	big := decisionFile("resolved", "# Big topic\n\n"+strings.Repeat("text ", 100)+"\n", "s0")
+	sc := scenario{
+		base: map[string]string{"memory/summary.md": summary, "memory/decisions/big-topic.md": big},
+		lint: func(o *lint.Options) { o.MaxFileBytes = 400 },
+	}
+	run := func(a extract.Activity) (reads int, err error) {
+		in := sc.input(sc.base, []extract.Staging{stage("e1", "s1", 1, a)}, now)
+		read := in.Base.Read
+		in.Base.Read = func(p string) ([]byte, error) {
+			if p == "memory/decisions/big-topic.md" || p == "memory/summary.md" && len(sc.base[p]) > 400 {
+				reads++
+			}
+			return read(p)
+		}
+		s, err := consolidate.NewSession(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reads, (Engine{}).Run(context.Background(), s)
+	}
+	if reads, err := run(decided("Other topic", "x", "y")); err != nil || reads != 0 {
+		t.Fatalf("a run that does not touch the big record: %v, %d reads of it", err, reads)
+	}
+	for _, a := range []extract.Activity{decided("Big topic", "x", "y"), tried("big topic tried again", "no", false)} {
+		reads, err := run(a)
+		want := fmt.Sprintf(".yoi/memory/decisions/big-topic.md is %d bytes, over the limit of 400 (yoimem.lint.maxFileBytes)", len(big))
+		if err == nil || !strings.Contains(err.Error(), want) || reads != 0 {
+			t.Errorf("Run = %v (%d reads), want %q", err, reads, want)
+		}
+	}
+	sc.base["memory/summary.md"] = summary + strings.Repeat("more ", 100)
+	reads, err := run(tried("unrelated", "no", false))
+	want := fmt.Sprintf(".yoi/memory/summary.md is %d bytes, over the limit of 400 (yoimem.lint.maxFileBytes)", len(sc.base["memory/summary.md"]))
+	if err == nil || !strings.Contains(err.Error(), want) || reads != 0 {
+		t.Errorf("Run with a big summary = %v (%d reads), want %q", err, reads, want)
 	}
 }

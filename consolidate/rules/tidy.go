@@ -26,7 +26,7 @@ func trimSources(ctx context.Context, s *consolidate.Session, idx *index, limit 
 	}
 	snap := s.Snapshot()
 	for _, path := range sortedPaths(idx) {
-		if s.Input().Locked[path] || s.Protected(path) || !changed[path] && len(idx.byPath[path].sources) <= limit {
+		if k := idx.byPath[path]; k.tooBig != nil || s.Input().Locked[path] || s.Protected(path) || !changed[path] && len(k.sources) <= limit {
 			continue
 		}
 		b, err := snap.Read(path)
@@ -59,7 +59,7 @@ func trimSources(ctx context.Context, s *consolidate.Session, idx *index, limit 
 func collapseChains(ctx context.Context, s *consolidate.Session, idx *index) error {
 	for _, path := range sortedPaths(idx) {
 		k := idx.byPath[path]
-		if k.kind != record.KindDecision || k.status != record.StatusReplaced || s.Input().Locked[path] {
+		if k.kind != record.KindDecision || k.status != record.StatusReplaced || s.Input().Locked[path] || k.tooBig != nil {
 			continue
 		}
 		next, ok := idx.byPath[record.PathFor(record.KindDecision, k.replacedBy)]

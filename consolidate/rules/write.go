@@ -14,6 +14,9 @@ import (
 // change is the session change that writes a draft; ok is false when the
 // draft changes nothing (every text already there, every source listed).
 func (p *planner) change(d *draft) (consolidate.Change, bool, error) {
+	if d.rec.tooBig != nil {
+		return consolidate.Change{}, false, fmt.Errorf("rules engine: staged activity on the topic of %w; split the record or raise the limit", d.rec.tooBig)
+	}
 	staging := p.naming(d)
 	c := consolidate.Change{Path: d.rec.path, Staging: staging}
 	if d.isNew {
