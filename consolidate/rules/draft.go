@@ -7,7 +7,7 @@ import (
 	"github.com/yoimem/git-yoimem/record"
 )
 
-// draft is a decision or request as this run makes it: its body grows
+// draft is a record as this run makes it: its body grows
 // only by sections and lines whose exact text is not there yet, which is
 // what makes a second run over the same entries change nothing.
 type draft struct {

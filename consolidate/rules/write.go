@@ -34,12 +34,12 @@ func (p *planner) change(d *draft) (consolidate.Change, bool, error) {
 		c.Kind, c.Content, c.Reason = memlog.OpUpdate, d.rec.content, "staged activity on its topic"
 		return c, true, nil
 	}
-	resolved := ""
+	newStatus := ""
 	if d.status != d.rec.status && d.rec.kind == record.KindDecision {
 		if _, err := doc.Set(record.KeyStatus, record.StringNode(string(d.status)), record.Order(record.KindDecision)); err != nil {
 			return c, false, fmt.Errorf("rules engine: %s: set status: %w", record.DisplayPath(d.rec.path), err)
 		}
-		resolved = string(d.status)
+		newStatus = string(d.status)
 	}
 	if err := doc.SetBody([]byte(d.text())); err != nil {
 		return c, false, fmt.Errorf("rules engine: %s: %w", record.DisplayPath(d.rec.path), err)
@@ -48,7 +48,7 @@ func (p *planner) change(d *draft) (consolidate.Change, bool, error) {
 		return c, false, nil
 	}
 	c.Kind, c.Content = memlog.OpUpdate, doc.Bytes()
-	c.Reason = d.reason(len(staging), resolved, false)
+	c.Reason = d.reason(len(staging), newStatus, false)
 	return c, true, nil
 }
 
