@@ -16,6 +16,9 @@ type draft struct {
 	body   []string // the body's lines, without their line ends
 	nl     string   // the record's line end
 	status record.Status
+	// edited: body differs from the record's; until then the body's bytes
+	// are left as they are (a missing final line end, say).
+	edited bool
 
 	entries []string        // staging IDs that contributed, in order
 	fresh   map[string]bool // those that added text
@@ -91,6 +94,7 @@ func (d *draft) appendSection(heading string, lines []string) {
 	}
 	d.body = append(d.body, heading, "")
 	d.body = append(d.body, lines...)
+	d.edited = true
 }
 
 // section finds the lines of the "## name" section: the heading's index
@@ -141,5 +145,6 @@ func (d *draft) addItem(heading, line string) bool {
 		insert = []string{"", line} // a heading with nothing under it yet
 	}
 	d.body = slices.Insert(d.body, last, insert...)
+	d.edited = true
 	return true
 }

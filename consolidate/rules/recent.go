@@ -130,6 +130,7 @@ func (d *draft) mergeRecent(lines []string, keep int) (added, dropped int) {
 		section = append(section, "")
 	}
 	d.body = slices.Concat(d.body[:at], section, d.body[end:])
+	d.edited = true
 	return added, dropped
 }
 

@@ -400,6 +400,22 @@ func TestScenarios(t *testing.T) {
 			},
 		},
 		{
+			// A record whose text and sources already say what is staged is
+			// not touched, even where a rewrite would change a byte (no
+			// final newline).
+			name: "already-there",
+			base: map[string]string{
+				"memory/summary.md":              summary,
+				"memory/decisions/log-format.md": "---\ncreated_at: 2026-01-01T00:00:00Z\nupdated_at: 2026-01-01T00:00:00Z\nstatus: resolved\nsources:\n  - {session_id: s1, range: [10, 19]}\n---\n# Log format\n\n- Chosen: JSON lines",
+			},
+			steps: [][]extract.Staging{{stage("e1", "s1", 1, decided("Log format", "JSON lines", ""))}},
+			check: func(t *testing.T, _ int, _ map[string]string, ops []memlog.Op) {
+				if len(ops) != 0 {
+					t.Errorf("ops: %s", opKinds(ops))
+				}
+			},
+		},
+		{
 			name: "no-summary",
 			base: map[string]string{"memory/decisions/a-decision.md": decisionFile("resolved", "# A decision\n", "s0")},
 			steps: [][]extract.Staging{{

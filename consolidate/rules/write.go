@@ -41,8 +41,10 @@ func (p *planner) change(d *draft) (consolidate.Change, bool, error) {
 		}
 		newStatus = string(d.status)
 	}
-	if err := doc.SetBody([]byte(d.text())); err != nil {
-		return c, false, fmt.Errorf("rules engine: %s: %w", record.DisplayPath(d.rec.path), err)
+	if d.edited {
+		if err := doc.SetBody([]byte(d.text())); err != nil {
+			return c, false, fmt.Errorf("rules engine: %s: %w", record.DisplayPath(d.rec.path), err)
+		}
 	}
 	if bytes.Equal(doc.Bytes(), d.rec.content) && len(staging) == 0 {
 		return c, false, nil
