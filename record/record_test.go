@@ -161,10 +161,10 @@ func TestChangeSetAndApply(t *testing.T) {
 	}
 }
 
-// TestApplyKeepsOrder: the entries of an applied snapshot are the base's
+// TestApplyMergesInOrder: the entries of an applied snapshot are the base's
 // without the deleted and replaced paths, plus the puts, in path order,
 // whatever the order of the base (Lookup needs it).
-func TestApplyKeepsOrder(t *testing.T) {
+func TestApplyMergesInOrder(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		base   []string
