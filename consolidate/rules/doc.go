@@ -4,7 +4,7 @@
 // It is pure: it reads the session's snapshot and entries, and its only
 // clock is the run's (consolidate.Input.Now).
 //
-// Mapping (docs/consolidate.md, "Rules engine", shows the records):
+// Mapping (docs/consolidate.md, "The rules engine", shows the records):
 //
 //   - a decision goes to the decision record of its topic: the slug of
 //     the topic (topicSlug), or an existing slug with the same words in
