@@ -161,6 +161,51 @@ func TestChangeSetAndApply(t *testing.T) {
 	}
 }
 
+// TestApplyMergesInOrder: the entries of an applied snapshot are the base's
+// without the deleted and replaced paths, plus the puts, in path order,
+// whatever the order of the base (Lookup needs it).
+func TestApplyMergesInOrder(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		base   []string
+		puts   []string
+		delete []string
+		want   []string
+	}{
+		{"empty base", nil, []string{"knowledge/b.md", "knowledge/a.md"}, nil, []string{"knowledge/a.md", "knowledge/b.md"}},
+		{"puts among", []string{"knowledge/b.md", "knowledge/d.md"}, []string{"knowledge/e.md", "knowledge/a.md", "knowledge/c.md", "knowledge/d.md"}, []string{"knowledge/b.md"}, []string{"knowledge/a.md", "knowledge/c.md", "knowledge/d.md", "knowledge/e.md"}},
+		{"unsorted base", []string{"memory/summary.md", "knowledge/b.md"}, []string{"knowledge/a.md"}, nil, []string{"knowledge/a.md", "knowledge/b.md", "memory/summary.md"}},
+		{"delete only", []string{"knowledge/a.md", "knowledge/b.md"}, nil, []string{"knowledge/a.md", "knowledge/x.md"}, []string{"knowledge/b.md"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := Snapshot{Read: func(string) ([]byte, error) { return []byte("old"), nil }}
+			for _, p := range tt.base {
+				base.Entries = append(base.Entries, Entry{Path: p, Mode: ModeRegular})
+			}
+			var cs ChangeSet
+			for _, p := range tt.puts {
+				_ = cs.Put(Change{Op: OpPut, Path: p, Content: []byte("new " + p)})
+			}
+			for _, p := range tt.delete {
+				_ = cs.Put(Change{Op: OpDelete, Path: p})
+			}
+			s := base.Apply(&cs)
+			var got []string
+			for _, e := range s.Entries {
+				got = append(got, e.Path)
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Fatalf("entries %v, want %v", got, tt.want)
+			}
+			for _, p := range tt.want {
+				if _, ok := s.Lookup(p); !ok {
+					t.Errorf("Lookup(%s) found nothing", p)
+				}
+			}
+		})
+	}
+}
+
 func TestCleanRelRefusesDotGit(t *testing.T) {
 	for _, p := range []string{"knowledge/.git/hooks/x", ".GIT/config", "knowledge/.git./x", "knowledge/.git /x", "git~1/x"} {
 		if _, err := CleanRel(p); err == nil {

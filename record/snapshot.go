@@ -75,30 +75,36 @@ func (s *Snapshot) Sort() {
 
 // Apply returns the snapshot as it would be after cs: puts become regular
 // entries read from the change, deletes disappear. The base is not changed.
+// The puts are merged into the base's sorted entries, not sorted in: a
+// consolidation applies hundreds of changes to a 10,000-record snapshot.
 func (s Snapshot) Apply(cs *ChangeSet) Snapshot {
 	puts := map[string][]byte{}
 	gone := map[string]bool{}
+	var added []Entry // in path order, as Changes returns them
 	for _, c := range cs.Changes() {
 		if c.Op == OpDelete {
 			gone[c.Path] = true
 		} else {
 			puts[c.Path] = c.Content
+			added = append(added, Entry{Path: c.Path, Mode: ModeRegular, Size: int64(len(c.Content))})
 		}
 	}
-	out := Snapshot{Entries: make([]Entry, 0, len(s.Entries)+len(puts))}
+	out := Snapshot{Entries: make([]Entry, 0, len(s.Entries)+len(added))}
+	next := 0
 	for _, e := range s.Entries {
-		if gone[e.Path] {
-			continue
+		for next < len(added) && added[next].Path < e.Path {
+			out.Entries = append(out.Entries, added[next])
+			next++
 		}
-		if _, ok := puts[e.Path]; ok {
+		if _, ok := puts[e.Path]; ok || gone[e.Path] {
 			continue
 		}
 		out.Entries = append(out.Entries, e)
 	}
-	for p, b := range puts {
-		out.Entries = append(out.Entries, Entry{Path: p, Mode: ModeRegular, Size: int64(len(b))})
+	out.Entries = append(out.Entries, added[next:]...)
+	if !slices.IsSortedFunc(out.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) }) {
+		out.Sort() // the base was not in path order
 	}
-	out.Sort()
 	base := s.Read
 	out.Read = func(path string) ([]byte, error) {
 		if b, ok := puts[path]; ok {
