@@ -209,6 +209,9 @@ func (s *Session) Apply(ctx context.Context, c Change) ([]lint.Finding, error) {
 		s.protected[q] = true
 	}
 	s.ops = append(s.ops, p.op)
+	if s.in.Hooks.Applied != nil {
+		s.in.Hooks.Applied(p.op)
+	}
 	var warnings []lint.Finding
 	for _, f := range rep.Findings {
 		if f.Severity != lint.Error {
