@@ -64,7 +64,7 @@ func ReadEntries(dir string, ids []string, maxBytes int64) ([]extract.Staging, [
 }
 
 func readEntry(dir, id string, maxBytes int64) (extract.Staging, error) {
-	if id == "" || strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") || strings.ContainsRune(id, 0) {
+	if !validID(id) {
 		return extract.Staging{}, fmt.Errorf("%s is not a staging entry ID", quote.Value(id))
 	}
 	b, err := readRegular(filepath.Join(dir, id+stagingExt), maxBytes)
@@ -80,6 +80,11 @@ func readEntry(dir, id string, maxBytes int64) (extract.Staging, error) {
 		return extract.Staging{}, fmt.Errorf("its content names entry %s", quote.Value(s.ID))
 	}
 	return s, nil
+}
+
+// validID: an ID names a file in the staging directory, nothing else.
+func validID(id string) bool {
+	return id != "" && !strings.ContainsAny(id, "/\\\x00") && !strings.HasPrefix(id, ".")
 }
 
 // readRegular reads a regular file (not through a symlink) of at most

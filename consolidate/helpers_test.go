@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 // gitEnv is an isolated environment for git under root: no system or
@@ -111,4 +112,31 @@ func (r *testRepo) branch(t testing.TB) *gitstore.MemoryBranch {
 
 func (r *testRepo) stagingDir() string {
 	return filepath.Join(r.dir, ".yoi", "memory", "_staging")
+}
+
+func (r *testRepo) gitErr(args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = r.dir, r.env
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
+}
+
+func mustSnapshot(t testing.TB, r *testRepo) record.Snapshot {
+	t.Helper()
+	_, snap, err := BaseSnapshot(context.Background(), r.branch(t), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+func changeSet(t testing.TB, kv ...string) *record.ChangeSet {
+	t.Helper()
+	var cs record.ChangeSet
+	for i := 0; i+1 < len(kv); i += 2 {
+		if err := cs.Put(record.Change{Path: kv[i], Content: []byte(kv[i+1])}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &cs
 }

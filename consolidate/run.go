@@ -1,0 +1,223 @@
+package consolidate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/lint"
+)
+
+// Runner runs consolidation in one workspace: lock, input, plan, apply
+// (docs/consolidate.md, "How a run works"). The command line fills it
+// from the workspace's settings.
+type Runner struct {
+	Branch     *gitstore.MemoryBranch
+	Notes      *gitstore.Notes // nil: NotesRef in Branch's repository
+	StagingDir string          // absolute .yoi/memory/_staging
+	// Root is the workspace root: its .yoi/'s read-only records are
+	// locked. Locked adds the configured locked paths.
+	Root   string
+	Locked []string
+	// MaxRead bounds the base's record blobs (yoimem.lint.maxFileBytes);
+	// MaxStagingBytes one staging entry (0: DefaultMaxStagingBytes).
+	MaxRead         int64
+	MaxStagingBytes int64
+	Lint            lint.Options
+	Policy          Policy
+	// Usage is the usage of records and the knowledge-candidate report
+	// at the start of a run (nil: every record's usage unknown).
+	Usage   func() (map[string]RecordUsage, []string, error)
+	Metrics Metrics // nil: no usage moved
+	Engine  Engine
+	Author  gitstore.Signature
+	// Now and NewRunID default to the clock and a UUIDv7.
+	Now      func() time.Time
+	NewRunID func() (string, error)
+	Hooks    Hooks
+}
+
+// Report is what one run did.
+type Report struct {
+	RunID string
+	// NothingStaged: no staging entry to consume; nothing was done.
+	NothingStaged bool
+	// Resumed is a dead run whose lock this run took over; Finished says
+	// that it had committed, and this run only finished it (note, usage,
+	// staging), else its entries were redone.
+	Resumed  *Holder
+	Finished bool
+	Plan     *Plan // nil when the run only finished another or had nothing to do
+	Result   Result
+	Problems []EntryProblem // consumed entries that could not be read: left in place
+}
+
+// Committed reports whether the run made (or finished) a memory commit.
+func (r Report) Committed() bool { return r.Result.Commit != "" }
+
+// maxReplans bounds how often a run plans again because the branch it
+// writes on moved meanwhile.
+const maxReplans = 3
+
+// Once runs consolidation once over the entries staged now. A live run
+// holding the lock is a *BusyError; on any error before the commit,
+// nothing is committed, the staging is kept and the lock released; on an
+// error after it, the lock stays for the next run to finish.
+func (r *Runner) Once(ctx context.Context) (rep Report, err error) {
+	if _, err := os.Stat(r.StagingDir); errors.Is(err, fs.ErrNotExist) {
+		return Report{NothingStaged: true}, nil
+	}
+	runID, err := r.newRunID()
+	if err != nil {
+		return Report{}, err
+	}
+	lock, err := AcquireLock(ctx, r.StagingDir, runID, r.now())
+	if err != nil {
+		return Report{}, err
+	}
+	committed := false
+	defer func() {
+		if committed && err != nil {
+			return // finishing failed: the next run finishes it
+		}
+		if rerr := lock.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	h := lock.Holder()
+	rep = Report{RunID: h.RunID, Resumed: lock.Recovered()}
+	r.Hooks.stage(StageLocked)
+	if rep.Resumed != nil {
+		if done, err := r.finishDead(ctx, lock, &rep); done || err != nil {
+			committed = done
+			return rep, err
+		}
+	}
+	if len(h.Consumed) == 0 {
+		rep.NothingStaged = true
+		return rep, nil
+	}
+	for attempt := 1; ; attempt++ {
+		p, problems, err := r.plan(ctx, h)
+		rep.Problems = problems
+		if err != nil {
+			return rep, err
+		}
+		rep.Plan = p
+		res, err := p.Apply(ctx, r.target(lock))
+		rep.Result = res
+		committed = res.Commit != ""
+		var moved *gitstore.ParentMovedError
+		if errors.As(err, &moved) && attempt < maxReplans {
+			continue // the branch moved since the base was read: plan on the new one
+		}
+		return rep, err
+	}
+}
+
+// Run runs consolidation, then again while the staging left (entries
+// staged during a run) is due by the thresholds, at most maxRuns times in
+// all, and stops when a run made no progress.
+func (r *Runner) Run(ctx context.Context, maxRuns, files int, bytes int64) ([]Report, error) {
+	var reps []Report
+	for i := 0; i < maxRuns; i++ {
+		rep, err := r.Once(ctx)
+		reps = append(reps, rep)
+		if err != nil || rep.NothingStaged && !rep.Finished {
+			return reps, err
+		}
+		if rep.Plan == nil && !rep.Finished {
+			return reps, nil
+		}
+		b, err := Due(r.StagingDir, files, bytes)
+		if err != nil || !b.Due {
+			return reps, err
+		}
+	}
+	return reps, nil
+}
+
+// Preview plans a run over the entries staged now, without the lock and
+// without writing anything: the dry run.
+func (r *Runner) Preview(ctx context.Context) (*Plan, []EntryProblem, error) {
+	runID, err := r.newRunID()
+	if err != nil {
+		return nil, nil, err
+	}
+	list, err := listStaging(r.StagingDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	h := Holder{RunID: runID}
+	for _, e := range list {
+		h.Consumed = append(h.Consumed, e.id)
+	}
+	return r.plan(ctx, h)
+}
+
+// plan reads the input of the run h holds and plans it.
+func (r *Runner) plan(ctx context.Context, h Holder) (*Plan, []EntryProblem, error) {
+	in, problems, err := r.input(ctx, h)
+	if err != nil {
+		return nil, problems, err
+	}
+	r.Hooks.stage(StageInput)
+	p, err := NewPlan(ctx, in, r.Engine)
+	return p, problems, err
+}
+
+// input reads a run's input: the base, the consumed entries, the locked
+// records and the usage.
+func (r *Runner) input(ctx context.Context, h Holder) (*Input, []EntryProblem, error) {
+	commit, base, err := BaseSnapshot(ctx, r.Branch, r.MaxRead)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, problems := ReadEntries(r.StagingDir, h.Consumed, r.MaxStagingBytes)
+	locked, err := LockedPaths(r.Root, r.Locked)
+	if err != nil {
+		return nil, problems, err
+	}
+	in := &Input{RunID: h.RunID, Now: r.now().UTC().Truncate(time.Second), Base: base, BaseCommit: commit, Entries: entries,
+		Locked: locked, Lint: r.Lint, Policy: r.Policy, Hooks: r.Hooks}
+	if r.Usage != nil {
+		if in.Usage, in.Candidates, err = r.Usage(); err != nil {
+			return nil, problems, fmt.Errorf("usage of records: %w", err)
+		}
+	}
+	return in, problems, ctx.Err()
+}
+
+func (r *Runner) target(lock *Lock) Target {
+	return Target{Branch: r.Branch, Notes: r.notes(), StagingDir: r.StagingDir, Author: r.Author, Metrics: r.Metrics, Lock: lock}
+}
+
+func (r *Runner) notes() *gitstore.Notes {
+	if r.Notes != nil {
+		return r.Notes
+	}
+	return &gitstore.Notes{Repo: r.Branch.Repo, Objects: r.Branch.Objects, Ref: NotesRef}
+}
+
+func (r *Runner) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+func (r *Runner) newRunID() (string, error) {
+	if r.NewRunID != nil {
+		return r.NewRunID()
+	}
+	u, err := uuid.NewV7()
+	if err != nil {
+		return "", fmt.Errorf("run ID: %w", err)
+	}
+	return u.String(), nil
+}
