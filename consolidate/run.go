@@ -57,6 +57,11 @@ type Report struct {
 	Problems []EntryProblem // consumed entries that could not be read: left in place
 }
 
+// progressed: the run consumed entries, or finished a dead run's.
+func (r Report) progressed() bool {
+	return r.Finished || r.Plan != nil && len(r.Plan.Consumed) > 0
+}
+
 // Committed reports whether the run made (or finished) a memory commit.
 func (r Report) Committed() bool { return r.Result.Commit != "" }
 
@@ -105,7 +110,7 @@ func (r *Runner) Once(ctx context.Context) (rep Report, err error) {
 	for attempt := 1; ; attempt++ {
 		p, problems, err := r.plan(ctx, h)
 		rep.Problems = problems
-		if err != nil {
+		if err != nil || p == nil {
 			return rep, err
 		}
 		rep.Plan = p
@@ -122,17 +127,15 @@ func (r *Runner) Once(ctx context.Context) (rep Report, err error) {
 
 // Run runs consolidation, then again while the staging left (entries
 // staged during a run) is due by the thresholds, at most maxRuns times in
-// all, and stops when a run made no progress.
+// all. It stops when a run consumed nothing (its entries could not be
+// read: they stay, reported, and would make every run the same).
 func (r *Runner) Run(ctx context.Context, maxRuns, files int, bytes int64) ([]Report, error) {
 	var reps []Report
 	for i := 0; i < maxRuns; i++ {
 		rep, err := r.Once(ctx)
 		reps = append(reps, rep)
-		if err != nil || rep.NothingStaged && !rep.Finished {
+		if err != nil || !rep.progressed() {
 			return reps, err
-		}
-		if rep.Plan == nil && !rep.Finished {
-			return reps, nil
 		}
 		b, err := Due(r.StagingDir, files, bytes)
 		if err != nil || !b.Due {
@@ -160,10 +163,11 @@ func (r *Runner) Preview(ctx context.Context) (*Plan, []EntryProblem, error) {
 	return r.plan(ctx, h)
 }
 
-// plan reads the input of the run h holds and plans it.
+// plan reads the input of the run h holds and plans it; no plan when
+// no consumed entry could be read (a run works from staged activity).
 func (r *Runner) plan(ctx context.Context, h Holder) (*Plan, []EntryProblem, error) {
 	in, problems, err := r.input(ctx, h)
-	if err != nil {
+	if err != nil || len(in.Entries) == 0 {
 		return nil, problems, err
 	}
 	r.Hooks.stage(StageInput)

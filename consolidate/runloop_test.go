@@ -1,0 +1,60 @@
+package consolidate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestRunAgainWhileDue: entries staged during a run trigger the next run
+// when they are due, at most maxRuns runs in all.
+func TestRunAgainWhileDue(t *testing.T) {
+	r := workspaceRepo(t, nil)
+	r.stage(t, id1, "s1", 3, 9, decide("Use SQLite", "sqlite"))
+	run := r.runner(t, topicEngine{})
+	n := 0
+	run.Hooks.Stage = func(s Stage) {
+		if s == StageLinted { // every run sees a new entry arrive
+			n++
+			r.stage(t, fmt.Sprintf("0194d2a0-0000-7000-8000-%012d", n), "s9", n, n, decide(fmt.Sprintf("Topic %d", n), "x"))
+		}
+	}
+	reps, err := run.Run(context.Background(), 3, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reps) != 3 || len(r.memoryCommits(t)) != 3 {
+		t.Fatalf("%d runs, %d commits; want 3 (maxRuns)", len(reps), len(r.memoryCommits(t)))
+	}
+	if left := r.staged(t); len(left) != 1 {
+		t.Errorf("staging left %v, want the entry of the last run", left)
+	}
+	// Not due: one run only.
+	reps, err = run.Run(context.Background(), 3, 5, 0)
+	if err != nil || len(reps) != 1 || len(r.staged(t)) != 1 {
+		t.Errorf("a run with a new entry under the threshold: %d runs, %v; staging %v", len(reps), err, r.staged(t))
+	}
+}
+
+// TestRunStopsWithoutProgress: staging that stays due because its entries
+// cannot be read stops the loop after one run, reporting them.
+func TestRunStopsWithoutProgress(t *testing.T) {
+	r := workspaceRepo(t, nil)
+	for _, id := range []string{id1, id2} {
+		if err := os.WriteFile(filepath.Join(r.stagingDir(), id+".json"), []byte("{broken"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reps, err := r.runner(t, topicEngine{}).Run(context.Background(), 5, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reps) != 1 || len(reps[0].Problems) != 2 || reps[0].Committed() {
+		t.Fatalf("%d runs: %+v", len(reps), reps)
+	}
+	if left := r.staged(t); len(left) != 2 {
+		t.Errorf("malformed entries were not left in place: %v", left)
+	}
+}
