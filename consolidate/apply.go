@@ -89,7 +89,9 @@ func (p *Plan) Apply(ctx context.Context, t Target) (Result, error) {
 		return Result{}, err
 	}
 	p.Input.Hooks.stage(StageCommitted)
-	return p.finish(ctx, t, res, note, mark)
+	// The commit is made: an interrupt now must not leave it without its
+	// note and cleanup, which take milliseconds.
+	return p.finish(context.WithoutCancel(ctx), t, res, note, mark)
 }
 
 // commit writes the memory commit: the record changes and, when usage is

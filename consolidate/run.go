@@ -74,6 +74,9 @@ const maxReplans = 3
 // nothing is committed, the staging is kept and the lock released; on an
 // error after it, the lock stays for the next run to finish.
 func (r *Runner) Once(ctx context.Context) (rep Report, err error) {
+	if r.Engine == nil || r.Branch == nil {
+		return Report{}, errors.New("consolidate: a runner needs an engine and a memory branch")
+	}
 	if _, err := os.Stat(r.StagingDir); errors.Is(err, fs.ErrNotExist) {
 		return Report{NothingStaged: true}, nil
 	}
@@ -98,7 +101,7 @@ func (r *Runner) Once(ctx context.Context) (rep Report, err error) {
 	rep = Report{RunID: h.RunID, Resumed: lock.Recovered()}
 	r.Hooks.stage(StageLocked)
 	if rep.Resumed != nil {
-		if done, err := r.finishDead(ctx, lock, &rep); done || err != nil {
+		if done, err := r.finishDead(context.WithoutCancel(ctx), lock, &rep); done || err != nil {
 			committed = done
 			return rep, err
 		}

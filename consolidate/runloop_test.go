@@ -2,9 +2,11 @@ package consolidate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +58,36 @@ func TestRunStopsWithoutProgress(t *testing.T) {
 	}
 	if left := r.staged(t); len(left) != 2 {
 		t.Errorf("malformed entries were not left in place: %v", left)
+	}
+}
+
+// TestRunFinishesAfterAnInterruptPastTheCommit: an interrupt that comes
+// once the commit is made does not leave the run half done: its note,
+// usage and staging cleanup are finished, and the lock is released.
+func TestRunFinishesAfterAnInterruptPastTheCommit(t *testing.T) {
+	r := workspaceRepo(t, nil)
+	r.stage(t, id1, "s1", 3, 9, decide("Use SQLite", "sqlite"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := &testMetrics{content: "{}\n"}
+	run := r.runner(t, topicEngine{})
+	run.Metrics = m
+	run.Hooks.Stage = func(s Stage) {
+		if s == StageCommitted {
+			cancel()
+		}
+	}
+	rep, err := run.Once(ctx)
+	if err != nil || !rep.Committed() {
+		t.Fatalf("Once = %+v, %v", rep, err)
+	}
+	if note, err := r.gitErr("notes", "--ref", "yoimem", "show", rep.Result.Commit); err != nil || !strings.Contains(note, id1) {
+		t.Errorf("note: %v", err)
+	}
+	if len(m.moved) != 1 || len(r.staged(t)) != 0 {
+		t.Errorf("moved %v, staging %v", m.moved, r.staged(t))
+	}
+	if _, err := os.Stat(filepath.Join(r.stagingDir(), LockName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock left: %v", err)
 	}
 }
