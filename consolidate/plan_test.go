@@ -124,3 +124,38 @@ func TestNewPlanRefuses(t *testing.T) {
 		t.Fatalf("NewPlan with a failing engine = %v", err)
 	}
 }
+
+// TestNewPlanWarnings: the plan carries the linter's warnings on the
+// records it changes (a slug like another: merge candidates), not those
+// of records it leaves alone.
+func TestNewPlanWarnings(t *testing.T) {
+	base := map[string][]byte{
+		"memory/summary.md":               []byte(summary),
+		"memory/decisions/use-sqlites.md": []byte(decision("resolved", "# SQLite\n", "s0")),
+		"memory/requests/dark-mode.md":    []byte(request("# Dark\n", "s0")),
+		"memory/requests/dark-modes.md":   []byte(request("# Darker\n", "s0")),
+	}
+	p, err := NewPlan(context.Background(), planInput(base, staged(id1, "s1", 3, 9, decide("Use SQLite", "sqlite"))), topicEngine{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range p.Warnings {
+		got = append(got, w.Path+" "+w.Rule)
+	}
+	if len(got) != 1 || got[0] != "memory/decisions/use-sqlite.md similar-slugs" {
+		t.Errorf("warnings: %v", got)
+	}
+}
+
+// TestNewPlanRunID: the run ID names the metrics file: one that is no
+// plain file name is refused.
+func TestNewPlanRunID(t *testing.T) {
+	for _, id := range []string{"", "../x", "a/b", ".hidden", "a b"} {
+		in := planInput(map[string][]byte{"memory/summary.md": []byte(summary)}, staged(id1, "s1", 3, 9, decide("Use SQLite", "sqlite")))
+		in.RunID = id
+		if _, err := NewPlan(context.Background(), in, topicEngine{}); err == nil || !strings.Contains(err.Error(), "run ID") {
+			t.Errorf("run ID %q: %v", id, err)
+		}
+	}
+}
