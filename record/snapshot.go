@@ -75,21 +75,30 @@ func (s *Snapshot) Sort() {
 
 // Apply returns the snapshot as it would be after cs: puts become regular
 // entries read from the change, deletes disappear. The base is not changed.
-// The base's entries are sorted (Sort), so the result is a merge of them
-// with the change set's, not a new sort: a consolidation applies hundreds
-// of changes one by one to 10,000 records.
 func (s Snapshot) Apply(cs *ChangeSet) Snapshot {
-	changes := cs.Changes() // by path
 	puts := map[string][]byte{}
 	gone := map[string]bool{}
-	for _, c := range changes {
+	for _, c := range cs.Changes() {
 		if c.Op == OpDelete {
 			gone[c.Path] = true
 		} else {
 			puts[c.Path] = c.Content
 		}
 	}
-	out := Snapshot{Entries: mergeChanges(s.Entries, changes)}
+	out := Snapshot{Entries: make([]Entry, 0, len(s.Entries)+len(puts))}
+	for _, e := range s.Entries {
+		if gone[e.Path] {
+			continue
+		}
+		if _, ok := puts[e.Path]; ok {
+			continue
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	for p, b := range puts {
+		out.Entries = append(out.Entries, Entry{Path: p, Mode: ModeRegular, Size: int64(len(b))})
+	}
+	out.Sort()
 	base := s.Read
 	out.Read = func(path string) ([]byte, error) {
 		if b, ok := puts[path]; ok {
@@ -101,59 +110,6 @@ func (s Snapshot) Apply(cs *ChangeSet) Snapshot {
 		return base(path)
 	}
 	return out
-}
-
-// mergeChanges merges sorted entries with changes sorted by path: a put
-// adds or replaces the entry of its path, a delete removes it. Entries
-// that turn out not to be sorted are sorted the slow way.
-func mergeChanges(entries []Entry, changes []Change) []Entry {
-	out := make([]Entry, 0, len(entries)+len(changes))
-	put := func(c Change) {
-		if c.Op == OpPut {
-			out = append(out, Entry{Path: c.Path, Mode: ModeRegular, Size: int64(len(c.Content))})
-		}
-	}
-	next := 0
-	for i, e := range entries {
-		if i > 0 && entries[i-1].Path > e.Path {
-			return sortedApply(entries, changes)
-		}
-		for next < len(changes) && changes[next].Path < e.Path {
-			put(changes[next])
-			next++
-		}
-		if next < len(changes) && changes[next].Path == e.Path {
-			put(changes[next])
-			next++
-			continue
-		}
-		out = append(out, e)
-	}
-	for _, c := range changes[next:] {
-		put(c)
-	}
-	return out
-}
-
-func sortedApply(entries []Entry, changes []Change) []Entry {
-	touched := map[string]bool{}
-	for _, c := range changes {
-		touched[c.Path] = true
-	}
-	var out []Entry
-	for _, e := range entries {
-		if !touched[e.Path] {
-			out = append(out, e)
-		}
-	}
-	for _, c := range changes {
-		if c.Op == OpPut {
-			out = append(out, Entry{Path: c.Path, Mode: ModeRegular, Size: int64(len(c.Content))})
-		}
-	}
-	snap := Snapshot{Entries: out}
-	snap.Sort()
-	return snap.Entries
 }
 
 // MapSnapshot builds a snapshot of regular files from a map, for tests and
