@@ -15,15 +15,18 @@ import (
 
 // Metrics is the usage a run's commit moves into .yoi/metrics/<run-id>.jsonl
 // (DESIGN 9): the pending usage events and token-ledger lines, recorded
-// on this machine since the last commit that moved them.
+// on this machine since the last commit that moved them (metrics.Local's
+// Pending, EncodeRun and MarkMoved).
 type Metrics interface {
-	// Pending is what is not committed yet: the metrics file's content
-	// (nil: nothing) and a mark naming exactly what it holds, which the
-	// lock records so that a run finishing a crashed one can call Moved.
-	Pending() (content []byte, mark json.RawMessage, err error)
-	// Moved records that what mark names is committed, so that statistics
-	// count it once. It may be called again with the same mark.
-	Moved(mark json.RawMessage) error
+	// Pending is what run runID would move: the metrics file's content
+	// (nil: nothing) and a mark naming what it holds, which the lock
+	// records so that a run finishing a crashed one can pass it to Moved.
+	Pending(runID string) (content []byte, mark json.RawMessage, err error)
+	// Moved records that run runID's commit holds what mark names, so
+	// that statistics count it once (they also count a line moved twice
+	// once). It may be called again with the same mark, and by a run
+	// finishing a crashed one, in another process.
+	Moved(runID string, mark json.RawMessage) error
 }
 
 // Target is where a plan is applied.
@@ -63,7 +66,7 @@ func (p *Plan) Apply(ctx context.Context, t Target) (Result, error) {
 	var mark json.RawMessage
 	if t.Metrics != nil {
 		var err error
-		if content, mark, err = t.Metrics.Pending(); err != nil {
+		if content, mark, err = t.Metrics.Pending(p.Input.RunID); err != nil {
 			return Result{}, fmt.Errorf("pending usage: %w", err)
 		}
 	}
@@ -152,7 +155,7 @@ func finishCommit(ctx context.Context, t Target, runID, commit string, note []by
 		return fmt.Errorf("the note of run %s on %s: %w", runID, commit, err)
 	}
 	if t.Metrics != nil && len(mark) > 0 {
-		if err := t.Metrics.Moved(mark); err != nil {
+		if err := t.Metrics.Moved(runID, mark); err != nil {
 			return fmt.Errorf("mark the usage of run %s moved: %w", runID, err)
 		}
 	}

@@ -2,11 +2,13 @@ package consolidate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/gitstore"
@@ -160,30 +162,31 @@ func TestLockedPaths(t *testing.T) {
 	}
 }
 
-// TestUsageFromMetrics: each used record's numbers; unknown stays
-// unknown; the candidate report's records.
+// TestUsageFromMetrics: each used record's numbers, as the statistics
+// give them; unknown stays unknown; the candidate report's records.
 func TestUsageFromMetrics(t *testing.T) {
-	stats := []metrics.Stat{
-		{Record: "knowledge/hot.md", Uses: 12, Frequency: 3.5, Known: true, Protected: true},
-		{Record: "knowledge/cold.md", Uses: 1, Frequency: 0.1, Known: true},
-		{Record: "memory/decisions/new.md", Uses: 2, Reason: metrics.ReasonNoLedger},
+	at := func(min int) time.Time { return now.Add(time.Duration(min) * time.Minute) }
+	var events []metrics.Event
+	for i := 0; i < 4; i++ {
+		events = append(events, metrics.Event{ID: fmt.Sprintf("h%d", i), Time: at(i), Session: fmt.Sprintf("s%d", i), Record: "knowledge/hot.md", How: metrics.HowSearch})
 	}
-	cands := []metrics.Candidate{{Record: "memory/decisions/new.md", Frequency: 2, Uses: 3, Sessions: 2}}
+	events = append(events, metrics.Event{ID: "c1", Time: at(0), Session: "s1", Record: "knowledge/cold.md", How: metrics.HowSearch},
+		metrics.Event{ID: "n1", Time: at(10), Session: "s1", Record: "memory/decisions/new.md", How: metrics.HowSlug})
+	clock := metrics.NewClock([]metrics.Tick{{Time: at(1), Session: "x", From: 1, To: 1, Tokens: 500_000}, {Time: at(5), Session: "x", From: 2, To: 2, Tokens: 1_500_000}})
+	stats := metrics.Stats(events, clock, 10, 1.0)
+	cands := metrics.Candidates(events, clock, 10, 1.0, 2)
 	usage, candidates := UsageFromMetrics(stats, cands)
-	want := map[string]RecordUsage{
-		"knowledge/hot.md":        {Uses: 12, Frequency: 3.5, Known: true, Protected: true},
-		"knowledge/cold.md":       {Uses: 1, Frequency: 0.1, Known: true},
-		"memory/decisions/new.md": {Uses: 2},
+	hot, cold, fresh := usage["knowledge/hot.md"], usage["knowledge/cold.md"], usage["memory/decisions/new.md"]
+	if hot.Uses != 4 || !hot.Known || !hot.Protected || hot.Frequency != 2 {
+		t.Errorf("hot = %+v", hot)
 	}
-	if len(usage) != len(want) {
-		t.Fatalf("usage = %v", usage)
+	if cold.Uses != 1 || !cold.Known || cold.Protected || cold.Frequency != 0.5 {
+		t.Errorf("cold = %+v", cold)
 	}
-	for p, u := range want {
-		if usage[p] != u {
-			t.Errorf("usage[%s] = %+v, want %+v", p, usage[p], u)
-		}
+	if fresh.Uses != 1 || fresh.Known || fresh.Protected || fresh.Frequency != 0 {
+		t.Errorf("a record used after the last reading = %+v, want unknown", fresh)
 	}
-	if !slices.Equal(candidates, []string{"memory/decisions/new.md"}) {
+	if !slices.Equal(candidates, []string{"knowledge/hot.md"}) {
 		t.Errorf("candidates = %v", candidates)
 	}
 }

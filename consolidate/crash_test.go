@@ -24,7 +24,7 @@ import (
 // said moved.
 type fileMetrics struct{ dir string }
 
-func (m fileMetrics) Pending() ([]byte, json.RawMessage, error) {
+func (m fileMetrics) Pending(runID string) ([]byte, json.RawMessage, error) {
 	b, err := os.ReadFile(filepath.Join(m.dir, "pending.jsonl"))
 	if errors.Is(err, os.ErrNotExist) || len(b) == 0 {
 		return nil, nil, nil
@@ -32,13 +32,13 @@ func (m fileMetrics) Pending() ([]byte, json.RawMessage, error) {
 	return b, json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, len(b))), err
 }
 
-func (m fileMetrics) Moved(mark json.RawMessage) error {
+func (m fileMetrics) Moved(runID string, mark json.RawMessage) error {
 	f, err := os.OpenFile(filepath.Join(m.dir, "moved.log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	_, err = f.Write(append(mark, '\n'))
+	_, err = f.Write([]byte(runID + " " + string(mark) + "\n"))
 	return err
 }
 
@@ -178,7 +178,7 @@ func (r *testRepo) checkConverged(t *testing.T, runID, metrics string) {
 		t.Errorf("note: %v %+v", err, ev)
 	}
 	moved, _ := os.ReadFile(filepath.Join(metrics, "moved.log"))
-	if !strings.Contains(string(moved), `{"bytes":13}`) {
+	if !strings.Contains(string(moved), runID+` {"bytes":13}`) {
 		t.Errorf("usage not marked moved: %q", moved)
 	}
 	if left := r.staged(t); len(left) != 0 {

@@ -2,7 +2,6 @@ package consolidate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -35,7 +34,7 @@ func (r *Runner) finishDead(ctx context.Context, lock *Lock, rep *Report) (done 
 			return true, err
 		}
 	} else if t.Metrics != nil && len(h.Metrics) > 0 {
-		if err := t.Metrics.Moved(json.RawMessage(h.Metrics)); err != nil {
+		if err := t.Metrics.Moved(h.RunID, h.Metrics); err != nil {
 			return true, err
 		}
 	}

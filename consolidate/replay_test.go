@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/yoimem/git-yoimem/memlog"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 // otherEngine words its records differently from topicEngine.
@@ -31,7 +32,7 @@ func (e otherEngine) Run(ctx context.Context, s *Session) error {
 func TestReplay(t *testing.T) {
 	r := workspaceRepo(t, nil)
 	run := r.runner(t, topicEngine{})
-	run.Usage = func() (map[string]RecordUsage, []string, error) {
+	run.Usage = func(record.Snapshot) (map[string]RecordUsage, []string, error) {
 		return map[string]RecordUsage{"memory/summary.md": {Uses: 3, Frequency: 2, Known: true, Protected: true}}, nil, nil
 	}
 	run.Metrics = &testMetrics{content: "{}\n"}

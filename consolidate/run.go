@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 // Runner runs consolidation in one workspace: lock, input, plan, apply
@@ -30,9 +31,11 @@ type Runner struct {
 	MaxStagingBytes int64
 	Lint            lint.Options
 	Policy          Policy
-	// Usage is the usage of records and the knowledge-candidate report
-	// at the start of a run (nil: every record's usage unknown).
-	Usage   func() (map[string]RecordUsage, []string, error)
+	// Usage judges the records of the base (the run's snapshot, with the
+	// usage files it has committed) at the start of a run: their usage by
+	// .yoi/-relative path and the knowledge-candidate report's records
+	// (metrics.Judge's Report). Nil: every record's usage is unknown.
+	Usage   func(base record.Snapshot) (map[string]RecordUsage, []string, error)
 	Metrics Metrics // nil: no usage moved
 	Engine  Engine
 	Author  gitstore.Signature
@@ -193,7 +196,7 @@ func (r *Runner) input(ctx context.Context, h Holder) (*Input, []EntryProblem, e
 	in := &Input{RunID: h.RunID, Now: r.now().UTC().Truncate(time.Second), Base: base, BaseCommit: commit, Entries: entries,
 		Locked: locked, Lint: r.Lint, Policy: r.Policy, Hooks: r.Hooks}
 	if r.Usage != nil {
-		if in.Usage, in.Candidates, err = r.Usage(); err != nil {
+		if in.Usage, in.Candidates, err = r.Usage(base); err != nil {
 			return nil, problems, fmt.Errorf("usage of records: %w", err)
 		}
 	}

@@ -26,7 +26,7 @@ type testMetrics struct {
 	moved   []string
 }
 
-func (m *testMetrics) Pending() ([]byte, json.RawMessage, error) {
+func (m *testMetrics) Pending(runID string) ([]byte, json.RawMessage, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.content == "" {
@@ -35,10 +35,10 @@ func (m *testMetrics) Pending() ([]byte, json.RawMessage, error) {
 	return []byte(m.content), json.RawMessage(`{"through":` + jsonString(m.content) + `}`), nil
 }
 
-func (m *testMetrics) Moved(mark json.RawMessage) error {
+func (m *testMetrics) Moved(runID string, mark json.RawMessage) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.moved = append(m.moved, string(mark))
+	m.moved = append(m.moved, runID+" "+string(mark))
 	return nil
 }
 
@@ -137,7 +137,7 @@ func TestRunCommits(t *testing.T) {
 	if got := r.git(t, "show", tip+":.yoi/metrics/"+rep.RunID+".jsonl"); got+"\n" != m.content {
 		t.Errorf("metrics file = %q", got)
 	}
-	if len(m.moved) != 1 || !strings.Contains(m.moved[0], "ev1") {
+	if len(m.moved) != 1 || !strings.HasPrefix(m.moved[0], rep.RunID+" ") || !strings.Contains(m.moved[0], "ev1") {
 		t.Errorf("usage marked moved: %v", m.moved)
 	}
 	msg := r.git(t, "log", "-1", "--format=%B", tip)
