@@ -141,35 +141,6 @@ func BaseSnapshot(ctx context.Context, m *gitstore.MemoryBranch, maxRead int64) 
 	return parent, snap, nil
 }
 
-// LockedPaths are the records no run may change (.yoi/-relative): those
-// whose file in the working tree's .yoi/ under root is read-only (the
-// owner's write bit: the user's lock, which git trees do not keep), and
-// the paths configured (yoimem.consolidate.locked), as printed or
-// .yoi/-relative.
-func LockedPaths(root string, configured []string) (map[string]bool, error) {
-	locked := map[string]bool{}
-	for _, p := range configured {
-		rel, err := record.ToolPath(p)
-		if err != nil {
-			return nil, fmt.Errorf("locked path %s: %w", quote.Value(p), err)
-		}
-		locked[rel] = true
-	}
-	snap, err := gitstore.WorktreeSnapshotOf(root, 0, "memory", record.KnowledgeDir)
-	if errors.Is(err, gitstore.ErrNoYoi) {
-		return locked, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range snap.Entries {
-		if e.ReadOnly && e.Mode == record.ModeRegular && record.Classify(e.Path).Area == record.AreaRecord {
-			locked[e.Path] = true
-		}
-	}
-	return locked, nil
-}
-
 // UsageFromMetrics turns the usage statistics into a run's Usage and
 // Candidates. A record without statistics is absent: unknown, never
 // dropped.

@@ -124,12 +124,15 @@ func TestBaseSnapshot(t *testing.T) {
 }
 
 // TestLockedPaths: records whose working-tree file is read-only, and the
-// paths the configuration lists (as printed or .yoi/-relative).
+// paths or patterns the configuration lists (as printed or .yoi/-relative;
+// a pattern matching a directory locks what is under it), matched against
+// the records of the working tree and of the base.
 func TestLockedPaths(t *testing.T) {
 	r := newTestRepo(t, map[string]string{
 		".yoi/knowledge/ro.md":            "x\n",
 		".yoi/knowledge/rw.md":            "x\n",
 		".yoi/memory/decisions/ro-dec.md": "x\n",
+		".yoi/memory/decisions/db-old.md": "x\n",
 		".yoi/memory/_staging/entry.json": "{}",
 		".yoi/workflow/deploy.md":         "x\n",
 	})
@@ -138,7 +141,12 @@ func TestLockedPaths(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	locked, err := LockedPaths(r.dir, []string{".yoi/knowledge/cfg.md", "memory/requests/cfg.md"})
+	base := record.MapSnapshot(map[string][]byte{
+		"memory/decisions/db-new.md": []byte("x\n"), // on the memory branch only
+		"memory/requests/a.md":       []byte("x\n"),
+		"knowledge/other.md":         []byte("x\n"),
+	})
+	locked, patterns, err := LockedPaths(r.dir, base, []string{".yoi/knowledge/cfg.md", " memory/decisions/db-*.md ", "memory/requests/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,14 +157,19 @@ func TestLockedPaths(t *testing.T) {
 		}
 	}
 	slices.Sort(got)
-	want := []string{"knowledge/cfg.md", "knowledge/ro.md", "memory/decisions/ro-dec.md", "memory/requests/cfg.md"}
+	want := []string{"knowledge/cfg.md", "knowledge/ro.md", "memory/decisions/db-new.md", "memory/decisions/db-old.md", "memory/decisions/ro-dec.md", "memory/requests/a.md"}
 	if !slices.Equal(got, want) {
 		t.Errorf("locked = %v, want %v", got, want)
 	}
-	if _, err := LockedPaths(r.dir, []string{"../outside.md"}); err == nil || !strings.Contains(err.Error(), "../outside.md") {
-		t.Errorf("a configured path leaving .yoi/: %v", err)
+	if !slices.Equal(patterns, []string{"knowledge/cfg.md", "memory/decisions/db-*.md", "memory/requests"}) {
+		t.Errorf("patterns = %v", patterns)
 	}
-	none, err := LockedPaths(filepath.Join(r.dir, "src"), nil)
+	for _, bad := range []string{"../outside.md", "memory/[x", "a.md, b.md"} {
+		if _, _, err := LockedPaths(r.dir, base, []string{bad}); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("locked path %q: %v", bad, err)
+		}
+	}
+	none, _, err := LockedPaths(filepath.Join(r.dir, "src"), record.MapSnapshot(nil), nil)
 	if err != nil || len(none) != 0 {
 		t.Errorf("a workspace without .yoi/: %v, %v", none, err)
 	}

@@ -38,6 +38,11 @@ type Input struct {
 	// Locked are .yoi/-relative paths no run may change: read-only in the
 	// working tree (the owner's lock) or listed in .yoi/config.
 	Locked map[string]bool
+	// LockPatterns are the configured locks (yoimem.consolidate.locked),
+	// .yoi/-relative paths or path.Match patterns; one that matches a
+	// directory locks what is under it. A matching path is locked whether
+	// its record exists or not.
+	LockPatterns []string
 
 	Lint   lint.Options
 	Policy Policy

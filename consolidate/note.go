@@ -33,8 +33,10 @@ type Evidence struct {
 	Usage      map[string]usageJSON `json:"usage"`
 	Candidates []string             `json:"candidates"`
 	Locked     []string             `json:"locked"`
-	Lint       lintJSON             `json:"lint"`
-	KeepShare  float64              `json:"keep_share,omitempty"`
+	// LockPatterns are the configured locks, .yoi/-relative.
+	LockPatterns []string `json:"lock_patterns,omitempty"`
+	Lint         lintJSON `json:"lint"`
+	KeepShare    float64  `json:"keep_share,omitempty"`
 }
 
 type usageJSON struct {
@@ -80,6 +82,7 @@ func evidenceOf(in *Input, engine, model string) Evidence {
 		}
 	}
 	sort.Strings(ev.Locked)
+	ev.LockPatterns = in.LockPatterns
 	return ev
 }
 
@@ -165,6 +168,13 @@ func (ev Evidence) input(base record.Snapshot, opts lint.Options) (*Input, error
 			return nil, fmt.Errorf("candidate %s: %w", c, err)
 		}
 		in.Candidates = append(in.Candidates, rel)
+	}
+	for _, p := range ev.LockPatterns {
+		c, err := cleanLockPattern(p)
+		if err != nil {
+			return nil, fmt.Errorf("lock pattern %s: %w", p, err)
+		}
+		in.LockPatterns = append(in.LockPatterns, c)
 	}
 	for _, p := range ev.Locked {
 		rel, err := record.ToolPath(p)

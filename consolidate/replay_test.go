@@ -36,6 +36,7 @@ func TestReplay(t *testing.T) {
 		return map[string]RecordUsage{"memory/summary.md": {Uses: 3, Frequency: 2, Known: true, Protected: true}}, nil, nil
 	}
 	run.Metrics = &testMetrics{content: "{}\n"}
+	run.Locked = []string{".yoi/knowledge/*.md"}
 	// A first run, so that the replayed commit's parent is a memory commit.
 	r.stage(t, id1, "s1", 3, 9, decide("Use SQLite", "sqlite"))
 	if _, err := run.Once(context.Background()); err != nil {
@@ -60,6 +61,9 @@ func TestReplay(t *testing.T) {
 	}
 	if same.Commit != commit || same.Parent != rep.Result.Parent || same.Committed.Len() != 2 || same.MetricsFile != ".yoi/metrics/"+rep.RunID+".jsonl" {
 		t.Errorf("replay = %+v", same)
+	}
+	if in := same.Plan.Input; !in.Now.Equal(now) || len(in.Entries) != 2 || !in.Usage["memory/summary.md"].Protected || len(in.LockPatterns) != 1 || in.LockPatterns[0] != "knowledge/*.md" {
+		t.Errorf("the replay's input is not the run's: %+v", in)
 	}
 	if same.Plan.Message.Engine != "test" || len(same.Plan.Message.Ops) != 2 {
 		t.Errorf("replayed message: %+v", same.Plan.Message)

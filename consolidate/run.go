@@ -22,7 +22,8 @@ type Runner struct {
 	Notes      *gitstore.Notes // nil: NotesRef in Branch's repository
 	StagingDir string          // absolute .yoi/memory/_staging
 	// Root is the workspace root: its .yoi/'s read-only records are
-	// locked. Locked adds the configured locked paths.
+	// locked. Locked adds the configured locks (yoimem.consolidate.locked:
+	// paths or patterns).
 	Root   string
 	Locked []string
 	// MaxRead bounds the base's record blobs (yoimem.lint.maxFileBytes);
@@ -189,12 +190,12 @@ func (r *Runner) input(ctx context.Context, h Holder) (*Input, []EntryProblem, e
 		return nil, nil, err
 	}
 	entries, problems := ReadEntries(r.StagingDir, h.Consumed, r.MaxStagingBytes)
-	locked, err := LockedPaths(r.Root, r.Locked)
+	locked, patterns, err := LockedPaths(r.Root, base, r.Locked)
 	if err != nil {
 		return nil, problems, err
 	}
 	in := &Input{RunID: h.RunID, Now: r.now().UTC().Truncate(time.Second), Base: base, BaseCommit: commit, Entries: entries,
-		Locked: locked, Lint: r.Lint, Policy: r.Policy, Hooks: r.Hooks}
+		Locked: locked, LockPatterns: patterns, Lint: r.Lint, Policy: r.Policy, Hooks: r.Hooks}
 	if r.Usage != nil {
 		if in.Usage, in.Candidates, err = r.Usage(base); err != nil {
 			return nil, problems, fmt.Errorf("usage of records: %w", err)

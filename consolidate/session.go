@@ -117,6 +117,13 @@ func (s *Session) Entry(id string) (extract.Staging, bool) {
 	return e, ok
 }
 
+// Locked reports whether a record may not be changed: read-only in the
+// working tree, or configured as locked.
+func (s *Session) Locked(path string) bool {
+	rel, err := record.ToolPath(path)
+	return err == nil && (s.in.Locked[rel] || matchLock(s.in.LockPatterns, rel))
+}
+
 // Protected reports whether a record may not be dropped nor heavily
 // compressed.
 func (s *Session) Protected(path string) bool {

@@ -321,3 +321,26 @@ func TestSessionSimilarSlugWarning(t *testing.T) {
 		t.Errorf("an add of a near-duplicate slug: warnings %v", w)
 	}
 }
+
+// TestSessionLockPatterns: a path a lock pattern matches is refused,
+// whether its record exists or not.
+func TestSessionLockPatterns(t *testing.T) {
+	s := newTestSession(t, func(in *Input) { in.LockPatterns = []string{"memory/decisions/db-*.md", "knowledge"} })
+	ctx := context.Background()
+	for _, c := range []Change{
+		{Kind: memlog.OpAdd, Path: "memory/decisions/db-engine.md", Content: []byte("---\nstatus: resolved\n---\n# DB\n"), Staging: []string{"e1"}, Reason: "r"},
+		{Kind: memlog.OpUpdate, Path: ".yoi/knowledge/retry-policy.md", Content: []byte(knowledge("x", "y\n")), Reason: "r"},
+	} {
+		_, err := s.Apply(ctx, c)
+		var r *Refusal
+		if !errors.As(err, &r) || !strings.Contains(err.Error(), "is locked") {
+			t.Errorf("%s %s: %v", c.Kind, c.Path, err)
+		}
+	}
+	if !s.Locked("memory/decisions/db-x.md") || s.Locked("memory/decisions/use-sqlite.md") {
+		t.Error("Locked disagrees with the patterns")
+	}
+	if _, err := s.Apply(ctx, Change{Kind: memlog.OpAdd, Path: "memory/decisions/use-postgres.md", Content: []byte("---\nstatus: resolved\n---\n# PG\n"), Staging: []string{"e1"}, Reason: "r"}); err != nil {
+		t.Errorf("an unlocked path: %v", err)
+	}
+}
