@@ -91,3 +91,33 @@ func TestRunFinishesAfterAnInterruptPastTheCommit(t *testing.T) {
 		t.Errorf("lock left: %v", err)
 	}
 }
+
+// TestPreview: the dry run plans over what is staged now and writes
+// nothing: no lock, no commit, no note, the staging as it was.
+func TestPreview(t *testing.T) {
+	r := workspaceRepo(t, nil)
+	r.stage(t, id1, "s1", 3, 9, decide("Use SQLite", "sqlite"))
+	r.stage(t, id2, "s2", 1, 5, ask("CSV export", "export the ledger"))
+	p, problems, err := r.runner(t, topicEngine{}).Preview(context.Background())
+	if err != nil || len(problems) != 0 {
+		t.Fatal(err, problems)
+	}
+	if p.Changes.Len() != 2 || len(p.Message.Ops) != 2 || len(p.Consumed) != 2 {
+		t.Errorf("preview plan: %d changes, %v", p.Changes.Len(), p.Message.Ops)
+	}
+	if text, err := p.Message.Format(); err != nil || !strings.HasPrefix(text, "yoimem: 2 added") {
+		t.Errorf("message: %q, %v", text, err)
+	}
+	if out, _ := r.gitErr("rev-parse", "--verify", "-q", "yoimem/memory"); out != "" {
+		t.Error("a preview committed")
+	}
+	if out, _ := r.gitErr("rev-parse", "--verify", "-q", NotesRef); out != "" {
+		t.Error("a preview wrote a note")
+	}
+	if left := r.staged(t); len(left) != 2 {
+		t.Errorf("staging: %v", left)
+	}
+	if _, err := os.Stat(filepath.Join(r.stagingDir(), LockName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a preview took the lock: %v", err)
+	}
+}
