@@ -81,8 +81,8 @@ func (r *Runner) Once(ctx context.Context) (rep Report, err error) {
 	if r.Engine == nil || r.Branch == nil {
 		return Report{}, errors.New("consolidate: a runner needs an engine and a memory branch")
 	}
-	if _, err := os.Stat(r.StagingDir); errors.Is(err, fs.ErrNotExist) {
-		return Report{NothingStaged: true}, nil
+	if staged, err := checkStagingDir(r.StagingDir); err != nil || !staged {
+		return Report{NothingStaged: true}, err
 	}
 	runID, err := r.newRunID()
 	if err != nil {
@@ -130,6 +130,24 @@ func (r *Runner) Once(ctx context.Context) (rep Report, err error) {
 		}
 		return rep, err
 	}
+}
+
+// checkStagingDir: the staging directory is a real directory (a symbolic
+// link could lead the lock's writes out of .yoi/); false when it does not
+// exist, and nothing is staged.
+func checkStagingDir(dir string) (bool, error) {
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("the staging directory: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return false, fmt.Errorf("the staging directory %s is a symbolic link; consolidation writes only inside .yoi/", dir)
+	case !fi.IsDir():
+		return false, fmt.Errorf("the staging directory %s is not a directory", dir)
+	}
+	return true, nil
 }
 
 // Run runs consolidation, then again while the staging left (entries

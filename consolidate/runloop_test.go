@@ -121,3 +121,25 @@ func TestPreview(t *testing.T) {
 		t.Errorf("a preview took the lock: %v", err)
 	}
 }
+
+// TestRunRefusesALinkedStagingDirectory: a staging directory that is a
+// symbolic link (to somewhere outside .yoi/) is refused before anything
+// is written there.
+func TestRunRefusesALinkedStagingDirectory(t *testing.T) {
+	r := workspaceRepo(t, nil)
+	outside := t.TempDir()
+	if err := os.Remove(r.stagingDir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, r.stagingDir()); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, outside, id1+".json", 10)
+	_, err := r.runner(t, topicEngine{}).Once(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") || !strings.Contains(err.Error(), r.stagingDir()) {
+		t.Fatalf("Once = %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+		t.Errorf("something was written outside: %v", entries)
+	}
+}
