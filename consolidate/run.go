@@ -171,8 +171,11 @@ func (r *Runner) Run(ctx context.Context, maxRuns, files int, bytes int64) ([]Re
 }
 
 // Preview plans a run over the entries staged now, without the lock and
-// without writing anything: the dry run.
+// without writing anything: the dry run. No plan when nothing is staged.
 func (r *Runner) Preview(ctx context.Context) (*Plan, []EntryProblem, error) {
+	if _, err := checkStagingDir(r.StagingDir); err != nil {
+		return nil, nil, err
+	}
 	runID, err := r.newRunID()
 	if err != nil {
 		return nil, nil, err
