@@ -126,16 +126,21 @@ func TestNewPlanRefuses(t *testing.T) {
 }
 
 // TestNewPlanWarnings: the plan carries the linter's warnings on the
-// records it changes (a slug like another: merge candidates), not those
-// of records it leaves alone.
+// records it changes, not on those it leaves alone; a slug like another
+// (merge candidates) is news when the run creates it, not when it updates
+// a record that already had that neighbour.
 func TestNewPlanWarnings(t *testing.T) {
 	base := map[string][]byte{
 		"memory/summary.md":               []byte(summary),
 		"memory/decisions/use-sqlites.md": []byte(decision("resolved", "# SQLite\n", "s0")),
 		"memory/requests/dark-mode.md":    []byte(request("# Dark\n", "s0")),
 		"memory/requests/dark-modes.md":   []byte(request("# Darker\n", "s0")),
+		"memory/requests/csv-exports.md":  []byte(request("# CSV\n", "s0")),
+		"memory/requests/csv-export.md":   []byte(request("# CSV export\n", "s0", "s1", "s3", "s4")),
 	}
-	p, err := NewPlan(context.Background(), planInput(base, staged(id1, "s1", 3, 9, decide("Use SQLite", "sqlite"))), topicEngine{})
+	in := planInput(base, staged(id1, "s1", 3, 9, decide("Use SQLite", "sqlite")), staged(id2, "s2", 3, 9, ask("CSV export", "as a file")))
+	in.Lint.SourcesWarn = 4
+	p, err := NewPlan(context.Background(), in, topicEngine{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,8 +148,9 @@ func TestNewPlanWarnings(t *testing.T) {
 	for _, w := range p.Warnings {
 		got = append(got, w.Path+" "+w.Rule)
 	}
-	if len(got) != 1 || got[0] != "memory/decisions/use-sqlite.md similar-slugs" {
-		t.Errorf("warnings: %v", got)
+	want := []string{"memory/decisions/use-sqlite.md similar-slugs", "memory/requests/csv-export.md sources-long"}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings: %v, want %v", got, want)
 	}
 }
 
