@@ -47,17 +47,15 @@ type usageJSON struct {
 	Protected bool    `json:"protected,omitempty"`
 }
 
-// lintJSON are the linter's thresholds the run used: a session's
-// refusals and the rules engine's trims depend on them.
+// lintJSON are the linter's thresholds a run's outcome depends on: the
+// errors that refuse a change (size, caps, description) and the source
+// list length the rules engine trims to. Those of warnings only are not
+// kept: a replay takes today's.
 type lintJSON struct {
-	MaxFileBytes       int64          `json:"max_file_bytes"`
-	Caps               map[string]int `json:"caps"`
-	DescriptionChars   int            `json:"description_chars"`
-	SourcesWarn        int            `json:"sources_warn"`
-	LowImportanceChars int            `json:"low_importance_chars"`
-	LossRatio          float64        `json:"loss_ratio"`
-	SimilarSlugs       bool           `json:"similar_slugs"`
-	ProtectFrequency   float64        `json:"protect_frequency"`
+	MaxFileBytes     int64          `json:"max_file_bytes"`
+	Caps             map[string]int `json:"caps"`
+	DescriptionChars int            `json:"description_chars"`
+	SourcesWarn      int            `json:"sources_warn"`
 }
 
 // evidenceOf is the note of a run planned on in with engine e.
@@ -87,8 +85,7 @@ func evidenceOf(in *Input, engine, model string) Evidence {
 }
 
 func lintOf(o lint.Options) lintJSON {
-	l := lintJSON{MaxFileBytes: o.MaxFileBytes, Caps: map[string]int{}, DescriptionChars: o.DescriptionChars, SourcesWarn: o.SourcesWarn,
-		LowImportanceChars: o.LowImportanceChars, LossRatio: o.LossRatio, SimilarSlugs: o.SimilarSlugs, ProtectFrequency: o.ProtectFrequency}
+	l := lintJSON{MaxFileBytes: o.MaxFileBytes, Caps: map[string]int{}, DescriptionChars: o.DescriptionChars, SourcesWarn: o.SourcesWarn}
 	for k, n := range o.Caps {
 		l.Caps[k.String()] = n
 	}
@@ -96,11 +93,10 @@ func lintOf(o lint.Options) lintJSON {
 }
 
 // options are the thresholds recorded, over base (which keeps what is
-// not recorded: the importance function, the workers).
+// not recorded: the warnings' thresholds, the importance function).
 func (l lintJSON) options(base lint.Options) (lint.Options, error) {
 	o := base
-	o.MaxFileBytes, o.DescriptionChars, o.SourcesWarn, o.LowImportanceChars = l.MaxFileBytes, l.DescriptionChars, l.SourcesWarn, l.LowImportanceChars
-	o.LossRatio, o.SimilarSlugs, o.ProtectFrequency = l.LossRatio, l.SimilarSlugs, l.ProtectFrequency
+	o.MaxFileBytes, o.DescriptionChars, o.SourcesWarn = l.MaxFileBytes, l.DescriptionChars, l.SourcesWarn
 	o.Caps = map[record.Kind]int{}
 	for k, n := range l.Caps {
 		kind, err := record.ParseKind(k)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/memlog"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -50,7 +51,8 @@ func TestReplay(t *testing.T) {
 	}
 	commit := rep.Result.Commit
 	tip, notes := r.git(t, "rev-parse", "yoimem/memory"), r.git(t, "rev-parse", NotesRef)
-	run.Now = nil // the replay's clock is the note's, not the runner's
+	run.Now = nil            // the replay's clock is the note's, not the runner's
+	run.Lint.SourcesWarn = 3 // and so are the thresholds the outcome depends on
 
 	same, err := run.Replay(context.Background(), commit[:12], nil)
 	if err != nil {
@@ -62,7 +64,7 @@ func TestReplay(t *testing.T) {
 	if same.Commit != commit || same.Parent != rep.Result.Parent || same.Committed.Len() != 2 || same.MetricsFile != ".yoi/metrics/"+rep.RunID+".jsonl" {
 		t.Errorf("replay = %+v", same)
 	}
-	if in := same.Plan.Input; !in.Now.Equal(now) || len(in.Entries) != 2 || !in.Usage["memory/summary.md"].Protected || len(in.LockPatterns) != 1 || in.LockPatterns[0] != "knowledge/*.md" {
+	if in := same.Plan.Input; !in.Now.Equal(now) || in.Lint.SourcesWarn != lint.DefaultOptions().SourcesWarn || len(in.Entries) != 2 || !in.Usage["memory/summary.md"].Protected || len(in.LockPatterns) != 1 || in.LockPatterns[0] != "knowledge/*.md" {
 		t.Errorf("the replay's input is not the run's: %+v", in)
 	}
 	if same.Plan.Message.Engine != "test" || len(same.Plan.Message.Ops) != 2 {
