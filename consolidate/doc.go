@@ -29,4 +29,16 @@
 // The session records each accepted change as a memlog.Op; the commit
 // message is built from them. Sub-packages: rules (the deterministic
 // engine) and agent (the model's tool loop).
+//
+// A run (Runner.Once; docs/consolidate.md) takes the lock in the staging
+// directory (AcquireLock: the holder and the consumed IDs, created
+// exclusively; a dead holder's run is finished or redone), reads its
+// input (BaseSnapshot of the commit it will be written on, ReadEntries,
+// LockedPaths, the usage), plans (NewPlan: the engine, then the lint of
+// the whole result) and applies (Plan.Apply: one memory commit on that
+// base with the pending usage, its evidence as a git note under
+// refs/notes/yoimem, the consumed staging removed). Hooks between the
+// stages are the seams the crash tests kill a process at. Runner.Replay
+// runs a commit's input again against its parent; Due says whether the
+// staging reaches the thresholds.
 package consolidate

@@ -5,6 +5,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/memlog"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -17,6 +18,9 @@ type Input struct {
 	// unmerged memory tip, else the base branch tip), .yoi/-relative;
 	// never the working tree.
 	Base record.Snapshot
+	// BaseCommit is that commit: the memory commit is written on it or
+	// not at all ("" when the repository has none yet).
+	BaseCommit string
 
 	// Entries are the consumed staging entries, in ID (time) order.
 	Entries []extract.Staging
@@ -34,9 +38,47 @@ type Input struct {
 	// Locked are .yoi/-relative paths no run may change: read-only in the
 	// working tree (the owner's lock) or listed in .yoi/config.
 	Locked map[string]bool
+	// LockPatterns are the configured locks (yoimem.consolidate.locked),
+	// .yoi/-relative paths or path.Match patterns; one that matches a
+	// directory locks what is under it. A matching path is locked whether
+	// its record exists or not.
+	LockPatterns []string
 
 	Lint   lint.Options
 	Policy Policy
+
+	// Hooks are seams for progress and tests, not data of the run.
+	Hooks Hooks
+}
+
+// Hooks are called as a run goes; a nil hook is skipped.
+type Hooks struct {
+	// Applied is called after each change a session accepts: the
+	// engine's progress (the agent's tool loop is under way).
+	Applied func(memlog.Op)
+	// Stage is called between the stages of a run.
+	Stage func(Stage)
+}
+
+// Stage is a point between two steps of a run (docs/consolidate.md,
+// "Crash safety"): what is durable when a run stops there.
+type Stage string
+
+// The stages, in order.
+const (
+	StageLocked    Stage = "locked"    // the lock is taken; nothing read
+	StageInput     Stage = "input"     // the input is read
+	StageLinted    Stage = "linted"    // the plan is made and linted; nothing written
+	StagePrepared  Stage = "prepared"  // the lock records the note and metrics; nothing committed
+	StageCommitted Stage = "committed" // the memory commit is made; no note, staging kept
+	StageNoted     Stage = "noted"     // the note is written; staging kept
+	StageCleaned   Stage = "cleaned"   // the consumed staging is removed; the lock is held
+)
+
+func (h Hooks) stage(s Stage) {
+	if h.Stage != nil {
+		h.Stage(s)
+	}
 }
 
 // RecordUsage is one record's usage at the start of a run.

@@ -82,7 +82,7 @@ func (s *Session) recordPath(c Change, p string) (string, error) {
 		return "", s.refuse(c, "automation never writes under .yoi/workflow/")
 	case loc.Area != record.AreaRecord:
 		return "", s.refuse(c, "%s is not a record: only memory/summary.md, memory/decisions/, memory/requests/ and knowledge/ are written", record.DisplayPath(rel))
-	case s.in.Locked[rel]:
+	case s.Locked(rel):
 		return "", s.refuse(c, "%s is locked (read-only in the working tree, or listed in .yoi/config): leave it as it is", record.DisplayPath(rel))
 	}
 	return rel, nil

@@ -117,6 +117,13 @@ func (s *Session) Entry(id string) (extract.Staging, bool) {
 	return e, ok
 }
 
+// Locked reports whether a record may not be changed: read-only in the
+// working tree, or configured as locked.
+func (s *Session) Locked(path string) bool {
+	rel, err := record.ToolPath(path)
+	return err == nil && (s.in.Locked[rel] || matchLock(s.in.LockPatterns, rel))
+}
+
 // Protected reports whether a record may not be dropped nor heavily
 // compressed.
 func (s *Session) Protected(path string) bool {
@@ -188,7 +195,7 @@ func (s *Session) Apply(ctx context.Context, c Change) ([]lint.Finding, error) {
 			return nil, s.refuse(c, "%v", err)
 		}
 	}
-	rep := lint.Check(s.Snapshot(), &cs, lint.Automation, s.in.Lint)
+	rep := lint.Check(s.Snapshot(), &cs, lint.Automation, s.lintOptions(p))
 	if rep.HasErrors() {
 		r := s.refusal(c, "the linter refuses it")
 		for _, f := range rep.Findings {
@@ -209,6 +216,9 @@ func (s *Session) Apply(ctx context.Context, c Change) ([]lint.Finding, error) {
 		s.protected[q] = true
 	}
 	s.ops = append(s.ops, p.op)
+	if s.in.Hooks.Applied != nil {
+		s.in.Hooks.Applied(p.op)
+	}
 	var warnings []lint.Finding
 	for _, f := range rep.Findings {
 		if f.Severity != lint.Error {
@@ -216,6 +226,21 @@ func (s *Session) Apply(ctx context.Context, c Change) ([]lint.Finding, error) {
 		}
 	}
 	return warnings, nil
+}
+
+// lintOptions are the linter's options for a change: slugs are compared
+// with all the others only when the change creates a record, the one
+// time a near-duplicate slug is news (and a cost a run of hundreds of
+// updates to 10,000 records need not pay for each).
+func (s *Session) lintOptions(p *planned) lint.Options {
+	opts := s.in.Lint
+	for _, w := range p.writes {
+		if w.Create {
+			return opts
+		}
+	}
+	opts.SimilarSlugs = false
+	return opts
 }
 
 func (s *Session) refusal(c Change, why string) *Refusal {

@@ -294,3 +294,53 @@ func TestSessionStopsWithContext(t *testing.T) {
 		t.Fatalf("Apply after cancel = %v", err)
 	}
 }
+
+// TestSessionSimilarSlugWarning: a change that adds a record whose slug
+// looks like another's gets the similar-slugs warning (merge
+// candidates); an update of a record that already had such a neighbour
+// does not repeat it.
+func TestSessionSimilarSlugWarning(t *testing.T) {
+	s := newTestSession(t, func(in *Input) {
+		files := baseFiles()
+		files["memory/decisions/json-log.md"] = []byte(decision("resolved", "# JSON log\nOne.\n", "s0"))
+		in.Base = record.MapSnapshot(files)
+	})
+	ctx := context.Background()
+	w, err := s.Apply(ctx, Change{Kind: memlog.OpUpdate, Path: "memory/decisions/json-logs.md", Content: []byte(decision("resolved", "# JSON logs\nLog as JSON lines, one per event.\n")), Reason: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w) != 0 {
+		t.Errorf("an update repeats warnings about its slug: %v", w)
+	}
+	w, err = s.Apply(ctx, Change{Kind: memlog.OpAdd, Path: "memory/decisions/use-sqlites.md", Content: []byte("---\nstatus: resolved\n---\n# SQLite again\n"), Staging: []string{"e1"}, Reason: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w) != 1 || w[0].Rule != lint.RuleSimilarSlugs || !strings.Contains(w[0].Message, "use-sqlite") {
+		t.Errorf("an add of a near-duplicate slug: warnings %v", w)
+	}
+}
+
+// TestSessionLockPatterns: a path a lock pattern matches is refused,
+// whether its record exists or not.
+func TestSessionLockPatterns(t *testing.T) {
+	s := newTestSession(t, func(in *Input) { in.LockPatterns = []string{"memory/decisions/db-*.md", "knowledge"} })
+	ctx := context.Background()
+	for _, c := range []Change{
+		{Kind: memlog.OpAdd, Path: "memory/decisions/db-engine.md", Content: []byte("---\nstatus: resolved\n---\n# DB\n"), Staging: []string{"e1"}, Reason: "r"},
+		{Kind: memlog.OpUpdate, Path: ".yoi/knowledge/retry-policy.md", Content: []byte(knowledge("x", "y\n")), Reason: "r"},
+	} {
+		_, err := s.Apply(ctx, c)
+		var r *Refusal
+		if !errors.As(err, &r) || !strings.Contains(err.Error(), "is locked") {
+			t.Errorf("%s %s: %v", c.Kind, c.Path, err)
+		}
+	}
+	if !s.Locked("memory/decisions/db-x.md") || s.Locked("memory/decisions/use-sqlite.md") {
+		t.Error("Locked disagrees with the patterns")
+	}
+	if _, err := s.Apply(ctx, Change{Kind: memlog.OpAdd, Path: "memory/decisions/use-postgres.md", Content: []byte("---\nstatus: resolved\n---\n# PG\n"), Staging: []string{"e1"}, Reason: "r"}); err != nil {
+		t.Errorf("an unlocked path: %v", err)
+	}
+}

@@ -53,6 +53,10 @@ type CommitRequest struct {
 	Changes *record.ChangeSet
 	Message string
 	Author  Signature
+	// ExpectParent, when set, is the commit the change set was planned
+	// on: a commit that would be written on another parent is refused
+	// with a *ParentMovedError, nothing written.
+	ExpectParent string
 }
 
 // CommitResult says what was committed.
@@ -135,6 +139,9 @@ func (m *MemoryBranch) try(ctx context.Context, req CommitRequest, edits []treeE
 		return CommitResult{}, ch.err
 	}
 	parent := ch.parent
+	if req.ExpectParent != "" && parent != req.ExpectParent {
+		return CommitResult{}, &ParentMovedError{Ref: m.Ref(), Expected: req.ExpectParent, Parent: parent}
+	}
 	if parent != guess {
 		tree, parentTree, buildErr = m.buildOn(parent, edits)
 	}
@@ -238,27 +245,32 @@ func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (string, er
 	return "", fmt.Errorf("is %s merged into %s: %w", m.Ref(), m.Base, err)
 }
 
-// swap moves the ref from old (empty: must not exist) to new: with git's
-// lock-file protocol on the files backend, else with git update-ref.
+// swap moves the branch from old (empty: must not exist) to new.
 func (m *MemoryBranch) swap(ctx context.Context, newHash, old, msg string, who Signature) error {
 	subject, _, _ := strings.Cut(msg, "\n")
-	reflogMsg := "yoimem: " + strings.TrimPrefix(subject, "yoimem: ")
-	err := swapRefFile(m.Repo.CommonDir, m.Ref(), newHash, old, reflogMsg, who)
+	return swapRef(ctx, m.Repo, m.Objects, m.Ref(), newHash, old, "yoimem: "+strings.TrimPrefix(subject, "yoimem: "), who)
+}
+
+// swapRef moves ref from old (empty: must not exist) to new: with git's
+// lock-file protocol on the files backend, else with git update-ref. A
+// ref that moved meanwhile is errRefMoved.
+func swapRef(ctx context.Context, r Repo, objs *Objects, ref, newHash, old, reflogMsg string, who Signature) error {
+	err := swapRefFile(r.CommonDir, ref, newHash, old, reflogMsg, who)
 	if !errors.Is(err, errNotFilesBackend) {
 		return err
 	}
 	if old == "" {
 		old = plumbing.ZeroHash.String()
 	}
-	_, err = m.Repo.Git.Run(ctx, "update-ref", "--create-reflog", "-m", reflogMsg, m.Ref(), newHash, old)
+	_, err = r.Git.Run(ctx, "update-ref", "--create-reflog", "-m", reflogMsg, ref, newHash, old)
 	if err == nil {
 		return nil
 	}
-	now, _, rerr := m.tips(ctx)
+	now, rerr := objs.RefHash(ref)
 	if rerr == nil && now != strings.TrimPrefix(old, plumbing.ZeroHash.String()) {
 		return fmt.Errorf("%w: %v", errRefMoved, err)
 	}
-	return fmt.Errorf("move %s to %s: %w", m.Ref(), newHash, err)
+	return fmt.Errorf("move %s to %s: %w", ref, newHash, err)
 }
 
 // lock takes the cross-process writer lock in the common git directory

@@ -9,6 +9,9 @@
 //	    divided by git's own plumbing path for the same commit (temporary
 //	    index: read-tree, hash-object, update-index, write-tree,
 //	    commit-tree, update-ref)
+//	gitbench consolidate -repo DIR [-runs N] [-entries 100]
+//	    one consolidation run over ENTRIES staged entries: its wall time
+//	    and peak memory
 //
 // DIR is a repository whose .yoi/ holds the benchmark corpus, committed on
 // its current branch; git-yoimem must be on PATH for precommit.
@@ -23,13 +26,14 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gitbench precommit|memcommit -repo DIR [-runs N]")
+		fmt.Fprintln(os.Stderr, "usage: gitbench precommit|memcommit|consolidate -repo DIR [-runs N]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	repo := fs.String("repo", "", "repository with the corpus")
 	runs := fs.Int("runs", 10, "measured runs of each side")
 	files := fs.Int("files", 10, "records per change set (memcommit)")
+	entries := fs.Int("entries", 100, "staged entries per run (consolidate)")
 	_ = fs.Parse(os.Args[2:])
 	if *repo == "" || *runs < 1 {
 		fmt.Fprintln(os.Stderr, "gitbench: -repo is required and -runs must be at least 1")
@@ -41,19 +45,21 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	if err := runBench(os.Args[1], *repo, *runs, *files); err != nil {
+	if err := runBench(os.Args[1], *repo, *runs, *files, *entries); err != nil {
 		fmt.Fprintln(os.Stderr, "gitbench:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func runBench(name, repo string, runs, files int) error {
+func runBench(name, repo string, runs, files, entries int) error {
 	switch name {
 	case "precommit":
 		return preCommit(repo, runs)
 	case "memcommit":
 		return memCommit(repo, runs, files)
+	case "consolidate":
+		return consolidateOnce(repo, runs, entries)
 	}
 	return fmt.Errorf("unknown benchmark %q", name)
 }
