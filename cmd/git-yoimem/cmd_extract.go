@@ -117,14 +117,14 @@ func runExtract(ctx context.Context, env Env, g *globalOptions, opts extractOpti
 		return cannotRun(err)
 	}
 	if log.format == "" { // an empty log: a session that has not written yet
-		rep := extractReport{Session: log.session, Log: displayPath(env, path), Threshold: w.cfg.Int(config.KeyExtractTokenThreshold), Runs: []extractRun{}}
+		rep := extractReport{Session: log.session, Log: displayPath(env, path), Threshold: w.Config.Int(config.KeyExtractTokenThreshold), Runs: []extractRun{}}
 		if opts.json {
 			return writeJSON(env, rep)
 		}
 		_, err := fmt.Fprintf(env.Stdout, "session %s: the log is empty; nothing to extract yet\n", quote.Path(log.session, false))
 		return err
 	}
-	ex := extractor{env: env, w: w, log: log, opts: opts, dir: filepath.Join(w.repo.CommonDir, "yoimem", "extract")}
+	ex := extractor{env: env, w: w, log: log, opts: opts, dir: filepath.Join(w.Repo.CommonDir, "yoimem", "extract")}
 	if opts.dryRun {
 		return ex.dryRun()
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type hookOptions struct {
@@ -78,10 +79,10 @@ func hookEnv(env Env) Env {
 }
 
 // yoiPrefix is .yoi/ relative to the top level, slash-separated.
-func yoiPrefix(w *workspace) (string, error) {
-	rel, err := filepath.Rel(w.repo.TopLevel, w.yoiDir())
+func yoiPrefix(w *workspace.Workspace) (string, error) {
+	rel, err := filepath.Rel(w.Repo.TopLevel, w.YoiDir())
 	if err != nil || !filepath.IsLocal(rel) {
-		return "", cannotRun(fmt.Errorf("workspace %s is outside the repository %s", w.root, w.repo.TopLevel))
+		return "", cannotRun(fmt.Errorf("workspace %s is outside the repository %s", w.Root, w.Repo.TopLevel))
 	}
 	return filepath.ToSlash(rel), nil
 }
@@ -100,7 +101,7 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	if err != nil {
 		return err
 	}
-	objs, err := gitstore.OpenObjects(w.repo)
+	objs, err := gitstore.OpenObjects(w.Repo)
 	if errors.Is(err, gitstore.ErrSHA256) {
 		return preCommitWithoutObjects(ctx, w, prefix, err)
 	}
@@ -109,14 +110,14 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	}
 	// The index and objects are read directly; git answers when the index
 	// is split or sparse, or anything else is out of the ordinary.
-	index := w.repo.IndexFile(env.Dir, env.Getenv)
+	index := w.Repo.IndexFile(env.Dir, env.Getenv)
 	maxRead := config.Defaults().Int(config.KeyLintMaxFileBytes)
 	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, index, prefix, maxRead)
 	if errors.Is(err, gitstore.ErrIndexChecksum) {
 		return cannotRun(err, "'git reset' rebuilds the index from HEAD (the working tree is kept); then stage your changes again")
 	}
 	if err != nil {
-		if changed, deleted, err = stagedChanges(ctx, w.repo, prefix); err != nil {
+		if changed, deleted, err = stagedChanges(ctx, w.Repo, prefix); err != nil {
 			return cannotRun(err)
 		}
 	}
@@ -129,10 +130,10 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	if len(records) == 0 && len(deleted) == 0 {
 		return nil
 	}
-	if err := w.configure(ctx, env, g); err != nil {
+	if err := configure(ctx, w); err != nil {
 		return err
 	}
-	lo := lintOptions(w.cfg)
+	lo := w.LintOptions()
 	if lazySnap != nil && lo.MaxFileBytes != maxRead {
 		// The size limit is configured: read the index again with it.
 		_, _, lazySnap, _ = gitstore.StagedFast(objs, index, prefix, lo.MaxFileBytes)
@@ -140,7 +141,7 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	var snap record.Snapshot
 	if lazySnap != nil {
 		snap = lazySnap()
-	} else if snap, err = gitstore.IndexSnapshot(ctx, w.repo, objs, prefix, lo.MaxFileBytes); err != nil {
+	} else if snap, err = gitstore.IndexSnapshot(ctx, w.Repo, objs, prefix, lo.MaxFileBytes); err != nil {
 		return cannotRun(err)
 	}
 	rep := lint.Changed(snap, records, deleted, lo)
@@ -150,8 +151,8 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 // preCommitWithoutObjects serves repositories whose objects cannot be read
 // here (SHA-256): commits that stage nothing under .yoi/ go through; the
 // others are refused with the reason, since they cannot be linted.
-func preCommitWithoutObjects(ctx context.Context, w *workspace, prefix string, cause error) error {
-	changed, deleted, err := stagedChanges(ctx, w.repo, prefix)
+func preCommitWithoutObjects(ctx context.Context, w *workspace.Workspace, prefix string, cause error) error {
+	changed, deleted, err := stagedChanges(ctx, w.Repo, prefix)
 	if err != nil {
 		return cannotRun(err)
 	}
@@ -209,7 +210,7 @@ func lintable(paths []string) []string {
 	return out
 }
 
-func reportHookFindings(ctx context.Context, env Env, w *workspace, prefix string, rep lint.Report, what string) error {
+func reportHookFindings(ctx context.Context, env Env, w *workspace.Workspace, prefix string, rep lint.Report, what string) error {
 	hints := []string{
 		"fix the records and stage them again ('git yoimem lint' checks the working tree)",
 		"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
@@ -220,10 +221,10 @@ func reportHookFindings(ctx context.Context, env Env, w *workspace, prefix strin
 			"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
 		}
 	}
-	q := newPathQuoter(ctx, w)
+	q := w.PathQuoter(ctx)
 	var b strings.Builder
 	for _, f := range rep.Findings {
-		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", q.path(prefix+"/"+f.Path), f.Line, f.Col, f.Severity, f.Rule, quote.Controls(f.Message))
+		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", q.Path(prefix+"/"+f.Path), f.Line, f.Col, f.Severity, f.Rule, quote.Controls(f.Message))
 	}
 	// Hooks talk to the person committing: findings go to stderr, where
 	// git shows hook output.

@@ -16,6 +16,7 @@ import (
 	"github.com/yoimem/git-yoimem/hooks"
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
 	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type initOptions struct {
@@ -58,7 +59,7 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 	if err != nil {
 		return err
 	}
-	yoi := w.yoiDir()
+	yoi := w.YoiDir()
 	if fi, err := os.Lstat(yoi); err == nil && !fi.IsDir() {
 		return cannotRun(fmt.Errorf("%s exists and is not a directory", displayPath(env, yoi)))
 	}
@@ -122,9 +123,9 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 
 // mcpArgs are the arguments of 'git yoimem mcp' for a client that starts
 // it at the top level: the workspace too, when it is elsewhere.
-func mcpArgs(w *workspace) string {
+func mcpArgs(w *workspace.Workspace) string {
 	args := `"yoimem", "mcp"`
-	if rel, err := filepath.Rel(w.repo.TopLevel, w.root); err == nil && rel != "." {
+	if rel, err := filepath.Rel(w.Repo.TopLevel, w.Root); err == nil && rel != "." {
 		b, _ := json.Marshal(filepath.ToSlash(rel))
 		args = `"yoimem", "--workspace", ` + string(b) + `, "mcp"`
 	}
@@ -133,7 +134,7 @@ func mcpArgs(w *workspace) string {
 
 // initHooks installs the hooks; a hook we may not replace is the user's
 // call, not a failed init: a warning.
-func initHooks(ctx context.Context, env Env, w *workspace) error {
+func initHooks(ctx context.Context, env Env, w *workspace.Workspace) error {
 	_, err := installHooks(ctx, env, w, installOptions{})
 	var fe *hooks.ForeignHookError
 	var pe *hooks.PrevExistsError

@@ -5,14 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/yoimem/git-yoimem/memlog"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/memlog"
 	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type logOptions struct {
@@ -67,8 +68,8 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 		return badRange(rng, "a range does not start with '-'")
 	}
 	if rng == "" {
-		rng = "refs/heads/" + w.cfg.String(config.KeyBranch)
-		_, err := gitstore.CommitOfRef(ctx, w.repo, rng)
+		rng = "refs/heads/" + w.Config.String(config.KeyBranch)
+		_, err := gitstore.CommitOfRef(ctx, w.Repo, rng)
 		switch {
 		case errors.Is(err, gitstore.ErrNoRef):
 			statusf(env.Stderr, "no memory branch yet (%s)", strings.TrimPrefix(rng, "refs/heads/"))
@@ -77,7 +78,7 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 			return cannotRun(err, "'git reflog "+rng+"' shows where it pointed before; 'git update-ref "+rng+" <commit>' repairs it, 'git update-ref -d "+rng+"' removes it")
 		}
 	}
-	out, err := w.repo.Git.Run(ctx, "log", "-z", "--grep=^Yoimem-Run: ", "--format=%H%x00%aI%x00%B", rng, "--")
+	out, err := w.Repo.Git.Run(ctx, "log", "-z", "--grep=^Yoimem-Run: ", "--format=%H%x00%aI%x00%B", rng, "--")
 	var ge *gitstore.Error
 	switch {
 	case errors.As(err, &ge) && opts.rng != "" && ge.ExitCode == 128:
@@ -97,7 +98,7 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 		}
 		return writeJSON(env, entries)
 	}
-	q := newPathQuoter(ctx, w)
+	q := w.PathQuoter(ctx)
 	var b strings.Builder
 	for _, e := range entries {
 		writeLogEntry(&b, q, e)
@@ -159,12 +160,12 @@ func displayOps(m *memlog.Message) *memlog.Message {
 // writeLogEntry prints one memory commit. Its text comes from a commit
 // message anyone could have written: paths are quoted as git quotes them
 // and control characters escaped, so it cannot reach the terminal raw.
-func writeLogEntry(b *strings.Builder, q *pathQuoter, e logEntry) {
+func writeLogEntry(b *strings.Builder, q *workspace.PathQuoter, e logEntry) {
 	fmt.Fprintf(b, "commit %s\nDate:   %s\n\n    %s\n", e.Commit, e.Date, quote.Controls(e.Subject))
 	for _, op := range e.Ops {
-		line := string(op.Kind) + " " + q.path(op.Path)
+		line := string(op.Kind) + " " + q.Path(op.Path)
 		if op.Target != "" {
-			line += " -> " + q.path(op.Target)
+			line += " -> " + q.Path(op.Target)
 		}
 		if len(op.Categories) > 0 {
 			cs := make([]string, len(op.Categories))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/yoimem/git-yoimem/memlog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/fixture"
+	"github.com/yoimem/git-yoimem/memlog"
 	"github.com/yoimem/git-yoimem/record"
 )
 

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/yoimem/git-yoimem/config"
@@ -15,20 +13,21 @@ import (
 	"github.com/yoimem/git-yoimem/llm"
 	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 // extractor runs extract for one log.
 type extractor struct {
 	modelLabel string // the model as staging files name it
 	env        Env
-	w          *workspace
+	w          *workspace.Workspace
 	log        *sessionLog
 	opts       extractOptions
 	dir        string // machine-local state
 }
 
 func (x *extractor) run(ctx context.Context) (extractReport, error) {
-	threshold := x.w.cfg.Int(config.KeyExtractTokenThreshold)
+	threshold := x.w.Config.Int(config.KeyExtractTokenThreshold)
 	rep := extractReport{Session: x.log.session, Format: string(x.log.format), Log: displayPath(x.env, x.log.path), Threshold: threshold, Runs: []extractRun{}}
 	// A run waits a moment for a holder that may be a check (milliseconds)
 	// rather than dropping its trigger; a check never waits.
@@ -74,8 +73,8 @@ func (x *extractor) run(ctx context.Context) (extractReport, error) {
 		if provider == nil {
 			// Before the model call: without .yoi/ its answer could not be
 			// staged, and every trigger would pay for it again.
-			if _, err := realDir(x.w.root, record.Dir); err != nil {
-				return rep, noYoi(x.env, x.w, err)
+			if _, err := realDir(x.w.Root, record.Dir); err != nil {
+				return rep, noYoi(x.w, err)
 			}
 			if provider, err = x.provider(); err != nil {
 				return rep, err
@@ -136,7 +135,7 @@ func (x *extractor) scan(st *extract.State) error {
 		// The ledger's session is the log: two logs of one session (a
 		// sub-agent's) have their own line numbers.
 		tick := metrics.Tick{Time: x.env.Now().UTC(), Session: x.log.key(), From: res.from, To: res.to, Tokens: res.tokens}
-		if err := localMetrics(x.w).Tick(tick); err != nil {
+		if err := x.w.Metrics().Tick(tick); err != nil {
 			warnf(x.env.Stderr, "token ledger not updated: %v", err)
 		}
 	}
@@ -184,31 +183,12 @@ func (x *extractor) extractOnce(ctx context.Context, st *extract.State, provider
 }
 
 func (x *extractor) provider() (llm.Provider, error) {
-	model := x.opts.model
-	if model == "" {
-		model = x.w.cfg.String(config.KeyExtractModel)
+	p, label, err := x.w.OpenModelFor(config.KeyExtractModel, x.opts.model)
+	if errors.Is(err, workspace.ErrNoModel) {
+		return nil, cannotRun(err, "set one: git config yoimem.extract.model anthropic:claude-haiku-4-5 (or openai:MODEL, command:ARGV, replay:FILE), or pass --model")
+	} else if err != nil {
+		return nil, cannotRun(err)
 	}
-	if model == "" {
-		return nil, cannotRun(errors.New("no model for extract"), "set one: git config yoimem.extract.model anthropic:claude-haiku-4-5 (or openai:MODEL, command:ARGV, replay:FILE), or pass --model")
-	}
-	p, err := openModel(x.env, x.w, model)
-	if err != nil {
-		return nil, cannotRun(fmt.Errorf("yoimem.extract.model: %w", err))
-	}
-	x.modelLabel = modelLabel(model)
+	x.modelLabel = label
 	return p, nil
-}
-
-// modelLabel is a model string as a staging file records it: the
-// provider and model, without a replay file's or a command's directory.
-func modelLabel(model string) string {
-	kind, rest, _ := strings.Cut(model, ":")
-	switch kind {
-	case "replay":
-		return kind + ":" + filepath.Base(rest)
-	case "command":
-		argv0, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
-		return kind + ":" + filepath.Base(argv0)
-	}
-	return model
 }

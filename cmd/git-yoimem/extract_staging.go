@@ -30,7 +30,7 @@ func (x *extractor) writeStaging(run extractRun, a extract.Activity) (string, er
 	if err != nil {
 		return "", err
 	}
-	dir, err := realDir(x.w.root, record.Dir+"/"+record.StagingDir)
+	dir, err := realDir(x.w.Root, record.Dir+"/"+record.StagingDir)
 	if err != nil {
 		return "", err
 	}
@@ -87,13 +87,4 @@ func realDir(root, rel string) (string, error) {
 		}
 	}
 	return dir, nil
-}
-
-// noYoi is the error for a workspace without .yoi/, with the hint to make
-// it; other errors pass through.
-func noYoi(env Env, w *workspace, err error) error {
-	if errors.Is(err, gitstore.ErrNoYoi) {
-		return cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.root)), "run 'git yoimem init' first")
-	}
-	return cannotRun(err)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 // pushedRef is one line git gives pre-push on stdin.
@@ -84,11 +85,11 @@ func runPrePush(ctx context.Context, env Env, g *globalOptions, opts hookOptions
 	// A bad configuration blocks only pushes that have memory to judge:
 	// the push is read with the defaults first, as the pre-commit hook
 	// does (docs/hooks.md).
-	cfgErr := w.configure(ctx, env, g)
+	cfgErr := configure(ctx, w)
 	if cfgErr != nil {
-		w.cfg = config.Defaults()
+		w.Config = config.Defaults()
 	}
-	objs, err := gitstore.OpenObjects(w.repo)
+	objs, err := gitstore.OpenObjects(w.Repo)
 	if err != nil {
 		return cannotRun(err)
 	}
@@ -120,7 +121,7 @@ func runPrePush(ctx context.Context, env Env, g *globalOptions, opts hookOptions
 
 // prePush is one push being checked.
 type prePush struct {
-	w      *workspace
+	w      *workspace.Workspace
 	objs   *gitstore.Objects
 	prefix string
 	refs   []pushedRef
@@ -151,13 +152,13 @@ func (p *prePush) read(ctx context.Context, remote string) error {
 		// are not memory commits, whatever they touch. No base, or the
 		// memory branch named as its own base (a committed setting must
 		// not excuse every commit): every commit is judged.
-		b, err := gitstore.ResolveBase(ctx, p.w.repo, p.w.cfg.String(config.KeyBaseBranch))
+		b, err := gitstore.ResolveBase(ctx, p.w.Repo, p.w.Config.String(config.KeyBaseBranch))
 		if err == nil && b != p.memoryRef() {
 			baseRef, q.Base = b, b
 		}
 	}
 	var err error
-	if p.log, err = gitstore.ReadPushLog(ctx, p.w.repo, p.objs, q); err != nil {
+	if p.log, err = gitstore.ReadPushLog(ctx, p.w.Repo, p.objs, q); err != nil {
 		return err
 	}
 	p.tips = make([]int, len(p.refs))
@@ -178,7 +179,7 @@ func (p *prePush) read(ctx context.Context, remote string) error {
 // commitIndex finds the commit an object names among the new commits.
 func (p *prePush) commitIndex(ctx context.Context, object string) (int, error) {
 	if !plumbing.IsHash(object) { // the pre-commit framework may give a name
-		out, err := p.w.repo.Git.Run(ctx, "rev-parse", "--verify", "--end-of-options", object+"^{object}")
+		out, err := p.w.Repo.Git.Run(ctx, "rev-parse", "--verify", "--end-of-options", object+"^{object}")
 		if err != nil {
 			return -1, err
 		}
@@ -214,7 +215,7 @@ func (p *prePush) judgesMemory() bool {
 }
 
 // memoryRef is the memory branch's full ref name.
-func (p *prePush) memoryRef() string { return "refs/heads/" + p.w.cfg.String(config.KeyBranch) }
+func (p *prePush) memoryRef() string { return "refs/heads/" + p.w.Config.String(config.KeyBranch) }
 
 // memoryRefs are the indices of the refs that push the memory branch.
 func (p *prePush) memoryRefs() []int {
@@ -262,7 +263,7 @@ func (p *prePush) trailerFailures() []string {
 // already (tags on one commit, a branch and its tag) is not linted again,
 // and a finding repeated at several tips is reported once.
 func (p *prePush) lint() (lint.Report, error) {
-	lo := lintOptions(p.w.cfg)
+	lo := p.w.LintOptions()
 	touched := p.log.Touched()
 	type key struct {
 		tree  plumbing.Hash
