@@ -13,8 +13,9 @@ import (
 	"github.com/yoimem/git-yoimem/record"
 )
 
-// ErrNoYoi means the workspace has no .yoi/ directory.
-var ErrNoYoi = errors.New("no .yoi/ directory")
+// ErrNoYoi means the workspace has no .yoi/ directory (record.ErrNoYoi,
+// which packages that do not read git use).
+var ErrNoYoi = record.ErrNoYoi
 
 // WorktreeSnapshot lists .yoi/ under root (the workspace root) without
 // following symlinks, and reads files with O_NOFOLLOW so that nothing
