@@ -62,3 +62,14 @@ func (w *Workspace) Snapshot(dirs ...string) (record.Snapshot, error) {
 	snap, err := gitstore.WorktreeSnapshotOf(w.Root, w.Config.Int(config.KeyLintMaxFileBytes), dirs...)
 	return snap, w.NoYoiError(err)
 }
+
+// Prefix is .yoi/ relative to the repository's top level, slash-separated
+// (".yoi", or "sub/.yoi" for a workspace below the top): how git names
+// the records in trees and the index.
+func (w *Workspace) Prefix() (string, error) {
+	rel, err := filepath.Rel(w.Repo.TopLevel, w.YoiDir())
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("workspace %s is outside the repository %s", w.Root, w.Repo.TopLevel)
+	}
+	return filepath.ToSlash(rel), nil
+}
