@@ -365,3 +365,31 @@ func TestUsage(t *testing.T) {
 		t.Errorf("stats %+v, %v; want two records, frequency unknown without a ledger", stats, err)
 	}
 }
+
+func TestInit(t *testing.T) {
+	dir, env, _ := testRepo(t)
+	w, err := Locate(context.Background(), env, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, ".yoi", ".gitignore"), []byte("*.swp"), 0o644)
+	created, err := w.Init(env.Now())
+	want := ".yoi/memory/decisions/ .yoi/memory/requests/ .yoi/config .yoi/memory/summary.md .yoi/.gitignore"
+	if err != nil || strings.Join(created, " ") != want {
+		t.Errorf("Init = %q, %v; want %s", created, err, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, ".yoi", ".gitignore")); string(b) != "*.swp\n/memory/_staging/\n" {
+		t.Errorf(".gitignore %q: the line is added, the rest kept", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, ".yoi", "memory", "summary.md")); !strings.Contains(string(b), "updated_at: 2026-01-02T03:04:05Z") {
+		t.Errorf("summary:\n%s", b)
+	}
+	if created, err := w.Init(env.Now()); err != nil || len(created) != 0 {
+		t.Errorf("Init again = %q, %v; want nothing created", created, err)
+	}
+	os.RemoveAll(filepath.Join(dir, ".yoi"))
+	os.WriteFile(filepath.Join(dir, ".yoi"), nil, 0o644)
+	if _, err := w.Init(env.Now()); err == nil || err.Error() != ".yoi exists and is not a directory" {
+		t.Errorf("Init over a file = %v", err)
+	}
+}

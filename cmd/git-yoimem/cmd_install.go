@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/hooks"
 	"github.com/yoimem/git-yoimem/workspace"
 )
@@ -76,18 +77,13 @@ safe.`,
 	}
 }
 
-// hooksDir asks git where it runs hooks from: core.hooksPath (a relative
-// one taken from the top level) or the common git dir's hooks/.
+// hooksDir is where git runs the repository's hooks from.
 func hooksDir(ctx context.Context, w *workspace.Workspace) (string, error) {
-	out, err := w.Repo.Git.Run(ctx, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	dir, err := gitstore.HooksDir(ctx, w.Repo)
 	if err != nil {
-		return "", cannotRun(fmt.Errorf("find the hooks directory: %w", err))
+		return "", cannotRun(err)
 	}
-	dir := strings.TrimSuffix(strings.TrimSuffix(string(out), "\n"), "\r")
-	if !filepath.IsAbs(dir) {
-		return "", cannotRun(fmt.Errorf("find the hooks directory: git rev-parse --git-path hooks printed %q", dir))
-	}
-	return filepath.Clean(dir), nil
+	return dir, nil
 }
 
 // installHooks installs the hooks of w's repository and reports on

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -52,12 +51,6 @@ target, category, reason}. Paths print from the workspace root
 	}
 }
 
-type logEntry struct {
-	Commit string `json:"commit"`
-	Date   string `json:"date"`
-	*memlog.Message
-}
-
 func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) error {
 	w, err := openWorkspace(ctx, env, g)
 	if err != nil {
@@ -78,7 +71,7 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 			return cannotRun(err, "'git reflog "+rng+"' shows where it pointed before; 'git update-ref "+rng+" <commit>' repairs it, 'git update-ref -d "+rng+"' removes it")
 		}
 	}
-	out, err := w.Repo.Git.Run(ctx, "log", "-z", "--grep=^Yoimem-Run: ", "--format=%H%x00%aI%x00%B", rng, "--")
+	entries, bad, err := gitstore.MemoryLog(ctx, w.Repo, rng)
 	var ge *gitstore.Error
 	switch {
 	case errors.As(err, &ge) && opts.rng != "" && ge.ExitCode == 128:
@@ -88,13 +81,15 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 	case err != nil:
 		return cannotRun(fmt.Errorf("read the history of %s: %w", rng, err))
 	}
-	entries, bad := parseMemoryLog(out)
+	for i := range entries {
+		displayOps(entries[i].Message)
+	}
 	for _, b := range bad {
 		warnf(env.Stderr, "skipped %s", b)
 	}
 	if opts.format == "json" {
 		if entries == nil {
-			entries = []logEntry{}
+			entries = []gitstore.MemoryCommit{}
 		}
 		return writeJSON(env, entries)
 	}
@@ -122,28 +117,6 @@ func emptyLog(env Env, format string) error {
 	return nil
 }
 
-// parseMemoryLog reads `git log -z --format=%H%x00%aI%x00%B`: hash, date
-// and message, NUL-separated, commits separated by NUL as well.
-func parseMemoryLog(out []byte) (entries []logEntry, bad []string) {
-	fields := bytes.Split(out, []byte{0})
-	for i := 0; i+2 < len(fields); i += 3 {
-		hash := string(bytes.TrimSpace(fields[i]))
-		if hash == "" {
-			continue
-		}
-		m, err := memlog.ParseMessage(string(fields[i+2]))
-		if errors.Is(err, memlog.ErrNotMemoryCommit) {
-			continue // the grep matched prose, not a trailer
-		}
-		if err != nil {
-			bad = append(bad, fmt.Sprintf("commit %.12s: %v", hash, err))
-			continue
-		}
-		entries = append(entries, logEntry{Commit: hash, Date: string(fields[i+1]), Message: displayOps(m)})
-	}
-	return entries, bad
-}
-
 // displayOps gives the operations' paths as commands print them, from
 // the workspace root (".yoi/…"); the message itself names them
 // .yoi/-relative.
@@ -160,7 +133,7 @@ func displayOps(m *memlog.Message) *memlog.Message {
 // writeLogEntry prints one memory commit. Its text comes from a commit
 // message anyone could have written: paths are quoted as git quotes them
 // and control characters escaped, so it cannot reach the terminal raw.
-func writeLogEntry(b *strings.Builder, q *workspace.PathQuoter, e logEntry) {
+func writeLogEntry(b *strings.Builder, q *workspace.PathQuoter, e gitstore.MemoryCommit) {
 	fmt.Fprintf(b, "commit %s\nDate:   %s\n\n    %s\n", e.Commit, e.Date, quote.Controls(e.Subject))
 	for _, op := range e.Ops {
 		line := string(op.Kind) + " " + q.Path(op.Path)

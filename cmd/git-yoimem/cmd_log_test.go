@@ -96,7 +96,7 @@ func TestLogRoundTrip(t *testing.T) {
 	if code := run(ctx, []string{"git-yoimem", "log", "--format", "json"}, env); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var got []logEntry
+	var got []gitstore.MemoryCommit
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
