@@ -240,7 +240,8 @@ func statBatch(dfd int, dirPath string, b []record.Entry) error {
 			continue
 		}
 		e.Size, e.Stamp = st.stamp.Size, st.stamp
-		// The plan's lock is the owner's write bit (chmod u-w, -r--).
+		// The user's lock is the owner's write bit (chmod u-w, -r--;
+		// docs/retrieval.md, "The memory tools").
 		e.ReadOnly = st.mode.Perm()&0o200 == 0
 	}
 	return nil
