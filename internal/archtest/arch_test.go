@@ -21,31 +21,33 @@ const module = "github.com/yoimem/git-yoimem/"
 // leaves and pure cores know nothing of git, the workspace or the
 // runners; the workspace knows no runner; nothing but the command imports
 // the front ends.
-var forbidden = map[string][]string{
-	"record":            {"..."}, // but internal/
-	"memlog":            {"..."},
-	"config":            {"..."},
-	"metrics":           {"..."},
-	"sessionlog":        {"..."},
-	"llm":               {"..."},
-	"lint":              {"gitstore/...", "workspace/...", "memory/...", "extract/...", "consolidate/...", "llm/...", "metrics/...", "hooks/...", "mcp/...", "config/..."},
-	"memory":            {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "mcp/...", "config/...", "metrics/..."},
-	"extract":           {"gitstore/...", "workspace/...", "consolidate/...", "memory/...", "lint/...", "hooks/...", "mcp/...", "config/..."},
-	"gitstore":          {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "hooks/...", "mcp/...", "metrics/...", "sessionlog/..."},
-	"workspace":         {"extract/...", "consolidate/...", "hooks/...", "mcp/...", "sessionlog/..."},
-	"hooks":             {"..."},
-	"hooks/check":       {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "mcp/...", "hooks"},
-	"mcp":               {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "config/..."},
-	"consolidate/rules": {"gitstore/...", "workspace/...", "llm/...", "mcp/...", "hooks/...", "consolidate/agent"},
-	"consolidate/agent": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
-	"consolidate":       {"mcp/...", "hooks/...", "llm/apis"},
-	// helpers; the catalog caches memory's examinations of records
-	"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
+func forbidden() map[string][]string {
+	return map[string][]string{
+		"record":            {"..."}, // but internal/
+		"memlog":            {"..."},
+		"config":            {"..."},
+		"metrics":           {"..."},
+		"sessionlog":        {"..."},
+		"llm":               {"..."},
+		"lint":              {"gitstore/...", "workspace/...", "memory/...", "extract/...", "consolidate/...", "llm/...", "metrics/...", "hooks/...", "mcp/...", "config/..."},
+		"memory":            {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "mcp/...", "config/...", "metrics/..."},
+		"extract":           {"gitstore/...", "workspace/...", "consolidate/...", "memory/...", "lint/...", "hooks/...", "mcp/...", "config/..."},
+		"gitstore":          {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "hooks/...", "mcp/...", "metrics/...", "sessionlog/..."},
+		"workspace":         {"extract/...", "consolidate/...", "hooks/...", "mcp/...", "sessionlog/..."},
+		"hooks":             {"..."},
+		"hooks/check":       {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "mcp/...", "hooks"},
+		"mcp":               {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "config/..."},
+		"consolidate/rules": {"gitstore/...", "workspace/...", "llm/...", "mcp/...", "hooks/...", "consolidate/agent"},
+		"consolidate/agent": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
+		"consolidate":       {"mcp/...", "hooks/...", "llm/apis"},
+		// helpers; the catalog caches memory's examinations of records
+		"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
+	}
 }
 
 // sdks are the model SDKs: only llm/apis and the helper that wraps it
 // may link them.
-var sdks = []string{"github.com/anthropics/", "github.com/openai/"}
+func sdks() []string { return []string{"github.com/anthropics/", "github.com/openai/"} }
 
 type pkg struct {
 	ImportPath string
@@ -120,13 +122,14 @@ func matches(pattern, rel string) bool {
 // rulesFor are the forbidden imports of rel: those of the most specific
 // pattern that names it.
 func rulesFor(rel string) (string, []string) {
+	rules := forbidden()
 	best := ""
-	for pattern := range forbidden {
+	for pattern := range rules {
 		if matches(pattern, rel) && len(pattern) > len(best) {
 			best = pattern
 		}
 	}
-	return best, forbidden[best]
+	return best, rules[best]
 }
 
 func TestImportRules(t *testing.T) {
@@ -154,7 +157,7 @@ func TestImportRules(t *testing.T) {
 			continue
 		}
 		for _, d := range p.Deps {
-			for _, sdk := range sdks {
+			for _, sdk := range sdks() {
 				if strings.HasPrefix(d, sdk) {
 					t.Errorf("%s links %s: only llm/apis and git-yoimem-llm may", rel, d)
 				}
