@@ -33,7 +33,7 @@ func TestMessageRoundTrip(t *testing.T) {
 add memory/decisions/use-sqlite.md: new decision from the session
 update knowledge/sqlite-pragmas.md: busy_timeout raised to 5000
 replace memory/decisions/json-logs.md -> memory/decisions/structured-logging.md [superseded]: slog decision is the canonical one
-drop knowledge/old-ci.md [unused]: not read in 40M tokens: protected records untouched
+drop knowledge/old-ci.md [unused,noisy]: not read in 40M tokens: protected records untouched
 
 Yoimem-Run: 0193a1b2-7c00-7d11-8e22-33445566aabb
 Yoimem-Engine: rules
@@ -41,7 +41,7 @@ Yoimem-Consumed: 0193a1b2-0000-7000-8000-000000000001
 Yoimem-Consumed: 0193a1b2-0000-7000-8000-000000000002
 Yoimem-Session: sess-1:12-48
 Yoimem-Session: sess-2:3-9
-Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=0
+Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=1
 `
 	if text != want {
 		t.Fatalf("format:\n%s\nwant:\n%s", text, want)
@@ -52,7 +52,7 @@ Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=0
 	}
 	m.Subject = "yoimem: 1 added, 1 updated, 1 replaced, 1 dropped"
 	m.Ops[1].Reason = "busy_timeout raised to 5000"
-	m.Categories = map[Category]int{CategoryOutdated: 0, CategorySuperseded: 1, CategoryUnused: 1, CategoryNoisy: 0}
+	m.Categories = map[Category]int{CategoryOutdated: 0, CategorySuperseded: 1, CategoryUnused: 1, CategoryNoisy: 1}
 	if !reflect.DeepEqual(got, m) {
 		t.Fatalf("parsed %+v\nwant   %+v", got, m)
 	}
@@ -93,11 +93,11 @@ func TestCheckTrailersRefuses(t *testing.T) {
 		"counts disagree":   strings.Replace(good, "unused=1", "unused=2", 1),
 		"bad counts":        strings.Replace(good, "unused=1", "unused=x", 1),
 		"trailers not last": good + "\nA closing remark.\n",
-		"no categories":     strings.Replace(good, "Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=0\n", "", 1),
-		"malformed op line": strings.Replace(good, "drop knowledge/old-ci.md [unused]:", "merge knowledge/old-ci.md [unused]:", 1),
+		"no categories":     strings.Replace(good, "Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=1\n", "", 1),
+		"malformed op line": strings.Replace(good, "drop knowledge/old-ci.md [unused,noisy]:", "merge knowledge/old-ci.md [unused,noisy]:", 1),
 		"two runs":          good + "Yoimem-Run: 0193a1b2-7c00-7d11-8e22-000000000000\n",
 		"two engines":       strings.Replace(good, "Yoimem-Engine: rules\n", "Yoimem-Engine: rules\nYoimem-Engine: llm\n", 1),
-		"two categories":    good + "Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=0\n",
+		"two categories":    good + "Yoimem-Categories: outdated=0 superseded=1 unused=1 noisy=1\n",
 	} {
 		if err := CheckTrailers(msg); err == nil {
 			t.Errorf("%s: accepted", name)
