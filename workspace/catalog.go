@@ -74,8 +74,8 @@ func (w *Workspace) Searcher() *Searcher {
 	return &Searcher{w: w, catalogs: map[memory.Scope]*Catalog{}}
 }
 
-// ScopeDirs are the directories of .yoi/ a scope searches.
-func ScopeDirs(scope memory.Scope) []string {
+// scopeDirs are the directories of .yoi/ a scope searches.
+func scopeDirs(scope memory.Scope) []string {
 	if scope == memory.ScopeMemory {
 		return []string{"memory"}
 	}
@@ -86,7 +86,7 @@ func ScopeDirs(scope memory.Scope) []string {
 // list the records is a *Error (NoYoi) or the listing's error as it is;
 // the others are memory.Search's.
 func (s *Searcher) Search(scope memory.Scope, q memory.Query) (memory.Result, error) {
-	dirs := ScopeDirs(scope)
+	dirs := scopeDirs(scope)
 	s.mu.Lock()
 	cat, ok := s.catalogs[scope]
 	var loaded <-chan *Catalog

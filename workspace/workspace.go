@@ -70,9 +70,6 @@ type Workspace struct {
 	opts Options
 }
 
-// Env is the environment the workspace was opened with.
-func (w *Workspace) Env() Env { return w.env }
-
 // Locate finds the repository around env.Dir and the workspace root; it
 // reads no configuration (Config is nil).
 func Locate(ctx context.Context, env Env, opts Options) (*Workspace, error) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -221,16 +220,4 @@ func toolError(err error) error {
 		return cannotRun(err)
 	}
 	return &exitError{code: exitFindings, err: err}
-}
-
-// worktreeTools are the memory tools on the working tree's .yoi/.
-func worktreeTools(w *workspace.Workspace) *memory.Tools {
-	return &memory.Tools{
-		Store: &gitstore.WorktreeStore{
-			Root:     w.Root,
-			LockFile: filepath.Join(w.Repo.CommonDir, "yoimem", "records.lock"),
-			MaxRead:  w.Config.Int(config.KeyLintMaxFileBytes),
-		},
-		Lint: w.LintOptions(),
-	}
 }
