@@ -1,5 +1,7 @@
 package workspace
 
+import "github.com/yoimem/git-yoimem/gitstore"
+
 // Kind says what kind of problem an *Error is, so that a front end can
 // say what to do about it.
 type Kind int
@@ -24,3 +26,6 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
+
+// Is makes a NoYoi *Error match gitstore.ErrNoYoi.
+func (e *Error) Is(target error) bool { return e.Kind == NoYoi && target == gitstore.ErrNoYoi }

@@ -52,9 +52,6 @@ func (w *Workspace) NoYoiError(err error) error {
 	return &Error{Kind: NoYoi, Err: fmt.Errorf("no .yoi/ in %s", w.Display(w.Root))}
 }
 
-// Is makes a NoYoi *Error match gitstore.ErrNoYoi.
-func (e *Error) Is(target error) bool { return e.Kind == NoYoi && target == gitstore.ErrNoYoi }
-
 // Snapshot lists .yoi/ in the working tree (only the directories given,
 // when any), reading no record over yoimem.lint.maxFileBytes. No .yoi/
 // is a NoYoi *Error.
