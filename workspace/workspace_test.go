@@ -393,3 +393,26 @@ func TestInit(t *testing.T) {
 		t.Errorf("Init over a file = %v", err)
 	}
 }
+
+// TestSearcher: a search finds the record through the catalog, with no
+// warning; the search's own errors come back as they are.
+func TestSearcher(t *testing.T) {
+	_, env, warnings := testRepo(t)
+	env = withWarnings(env, warnings)
+	w, err := Open(context.Background(), env, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := w.Searcher()
+	res, err := s.Search(memory.ScopeKnowledge, memory.Query{Text: "backoff"})
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Path != ".yoi/knowledge/retry-policy.md" {
+		t.Fatalf("search: %+v, %v", res, err)
+	}
+	s.Save()
+	if len(*warnings) != 0 {
+		t.Errorf("warnings %q", *warnings)
+	}
+	if _, err := s.Search(memory.ScopeKnowledge, memory.Query{}); !errors.Is(err, memory.ErrEmptyQuery) {
+		t.Errorf("an empty query = %v; want memory.ErrEmptyQuery", err)
+	}
+}
