@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/gofrs/flock"
+	"github.com/yoimem/git-yoimem/internal/lockfile"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -274,28 +273,23 @@ func swapRef(ctx context.Context, r Repo, objs *Objects, ref, newHash, old, refl
 }
 
 // lock takes the cross-process writer lock in the common git directory
-// (not a *.lock name git uses). flock is released by the kernel when the
-// holder dies, so a crash leaves no stale lock.
+// (not a *.lock name git uses). It is an flock (internal/lockfile),
+// released by the kernel when the holder dies, so a crash leaves no stale
+// lock.
 func (m *MemoryBranch) lock(ctx context.Context) (func(), error) {
-	dir := filepath.Join(m.Repo.CommonDir, "yoimem")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", dir, err)
-	}
-	fl := flock.New(filepath.Join(dir, "memory-branch.flock"))
+	l := lockfile.New(filepath.Join(m.Repo.CommonDir, "yoimem", "memory-branch.flock"))
 	timeout := m.LockTimeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	ok, err := fl.TryLockContext(ctx, 20*time.Millisecond)
-	if !ok {
-		if err == nil || errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%s: %w (waited %s)", fl.Path(), ErrLocked, timeout)
-		}
-		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
+	err := l.Acquire(ctx, timeout)
+	switch {
+	case errors.Is(err, lockfile.ErrHeld):
+		return nil, fmt.Errorf("%s: %w (waited %s)", l.Path(), ErrLocked, timeout)
+	case err != nil:
+		return nil, err
 	}
-	return func() { _ = fl.Unlock() }, nil
+	return func() { _ = l.Unlock() }, nil
 }
 
 // ResolveBase finds the base branch: the configured name (a local branch,

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/yoimem/git-yoimem/internal/lockfile"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -444,5 +445,32 @@ func TestCommitRefusesBadInput(t *testing.T) {
 	b.Branch = "yoimem/memory/old"
 	if _, err := b.Commit(context.Background(), CommitRequest{Changes: changes(t, "knowledge/w.md", "W\n"), Message: msg(4), Author: Signature{Name: "a", Email: "b", When: when}}); err == nil {
 		t.Error("a branch below an existing branch was created")
+	}
+}
+
+// TestCommitWaitsForTheWritersLock: another git-yoimem holding the
+// memory-branch lock makes a commit wait, then fail with ErrLocked naming
+// the wait; a cancelled context ends the wait with its error; once the
+// lock is free the commit goes through.
+func TestCommitWaitsForTheWritersLock(t *testing.T) {
+	m, _, _ := memRepo(t)
+	other := lockfile.New(filepath.Join(m.Repo.CommonDir, "yoimem", "memory-branch.flock"))
+	if err := other.Acquire(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	req := CommitRequest{Changes: changes(t, "knowledge/a.md", "a\n"), Message: msg(1), Author: Signature{Name: "git-yoimem", Email: "yoimem@localhost", When: when}}
+	m.LockTimeout = 50 * time.Millisecond
+	if _, err := m.Commit(context.Background(), req); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "waited 50ms") {
+		t.Errorf("Commit while locked = %v; want ErrLocked after 50ms", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m.LockTimeout = time.Hour
+	if _, err := m.Commit(ctx, req); !errors.Is(err, context.Canceled) {
+		t.Errorf("Commit with a cancelled context = %v; want context.Canceled", err)
+	}
+	other.Unlock()
+	if _, err := m.Commit(context.Background(), req); err != nil {
+		t.Errorf("Commit once the lock is free: %v", err)
 	}
 }

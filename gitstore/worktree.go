@@ -13,8 +13,9 @@ import (
 	"github.com/yoimem/git-yoimem/record"
 )
 
-// ErrNoYoi means the workspace has no .yoi/ directory.
-var ErrNoYoi = errors.New("no .yoi/ directory")
+// ErrNoYoi means the workspace has no .yoi/ directory (record.ErrNoYoi,
+// which packages that do not read git use).
+var ErrNoYoi = record.ErrNoYoi
 
 // WorktreeSnapshot lists .yoi/ under root (the workspace root) without
 // following symlinks, and reads files with O_NOFOLLOW so that nothing
@@ -239,7 +240,8 @@ func statBatch(dfd int, dirPath string, b []record.Entry) error {
 			continue
 		}
 		e.Size, e.Stamp = st.stamp.Size, st.stamp
-		// The plan's lock is the owner's write bit (chmod u-w, -r--).
+		// The user's lock is the owner's write bit (chmod u-w, -r--;
+		// docs/retrieval.md, "The memory tools").
 		e.ReadOnly = st.mode.Perm()&0o200 == 0
 	}
 	return nil

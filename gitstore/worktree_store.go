@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofrs/flock"
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
+	"github.com/yoimem/git-yoimem/internal/lockfile"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -46,7 +46,7 @@ func (s *WorktreeStore) Snapshot() (record.Snapshot, error) {
 
 // Lock takes the writers' lock: first this store's queue (no polling
 // between the goroutines of one process), then the flock other processes
-// take, polled until LockWait or ctx ends.
+// take (internal/lockfile), polled until LockWait or ctx ends.
 func (s *WorktreeStore) Lock(ctx context.Context) (func(), error) {
 	s.once.Do(func() { s.queue = make(chan struct{}, 1) })
 	select {
@@ -59,30 +59,23 @@ func (s *WorktreeStore) Lock(ctx context.Context) (func(), error) {
 		release()
 		return nil, errors.New("no lock file for the writers of .yoi/")
 	}
-	if err := os.MkdirAll(filepath.Dir(s.LockFile), 0o755); err != nil {
-		release()
-		return nil, fmt.Errorf("lock %s: %w", s.LockFile, err)
-	}
 	wait := s.LockWait
 	if wait <= 0 {
 		wait = 30 * time.Second
 	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	fl := flock.New(s.LockFile)
-	ok, err := fl.TryLockContext(wctx, 10*time.Millisecond)
-	if !ok || err != nil {
+	l := lockfile.New(s.LockFile)
+	if err := l.Acquire(ctx, wait); err != nil {
 		release()
 		switch {
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("wait for the writers' lock: %w", ctx.Err())
-		case err == nil || errors.Is(err, context.DeadlineExceeded):
+		case errors.Is(err, lockfile.ErrHeld):
 			return nil, fmt.Errorf("%s: %w (waited %s)", s.LockFile, ErrRecordsLocked, wait)
 		}
-		return nil, fmt.Errorf("lock %s: %w", s.LockFile, err)
+		return nil, err
 	}
 	return func() {
-		_ = fl.Unlock()
+		_ = l.Unlock()
 		release()
 	}, nil
 }

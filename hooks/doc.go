@@ -16,4 +16,7 @@
 // the shims and moves a chained hook back. Hook managers that own the hooks
 // directory (husky, lefthook, the pre-commit framework) are recognised by
 // DetectManager, which gives the line to add to their configuration instead.
+//
+// What the hooks check (the pre-commit and pre-push checks) is package
+// hooks/check.
 package hooks

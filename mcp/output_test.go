@@ -23,7 +23,7 @@ func TestToolOutputShapes(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("kind alone: %s", text)
 	}
-	var out SearchOutput
+	var out memory.SearchOutput
 	b, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &out); err != nil || len(out.Hits) != 2 || out.Hits[0].Path != ".yoi/knowledge/retry-policy.md" || out.More != 0 {
 		t.Fatalf("kind alone: %s (%v)", b, err)
@@ -34,7 +34,7 @@ func TestToolOutputShapes(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("a write with a warning failed: %s", text)
 	}
-	var w WriteOutput
+	var w memory.WriteOutput
 	b, _ = json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &w); err != nil || len(w.Warnings) == 0 {
 		t.Fatalf("warnings: %s (%v)", b, err)
@@ -66,7 +66,7 @@ func TestSearchMoreThanTheLimit(t *testing.T) {
 	if res.IsError {
 		t.Fatal(text)
 	}
-	var out SearchOutput
+	var out memory.SearchOutput
 	b, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &out); err != nil || len(out.Hits) != 2 || out.More != 2 {
 		t.Fatalf("%s (%v)", b, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -67,7 +68,7 @@ func TestReadOnlyByDefault(t *testing.T) {
 		t.Fatalf("tools: %s", got)
 	}
 	res, _ := call(t, cs, "knowledge_search", map[string]any{"query": "retry"})
-	var out SearchOutput
+	var out memory.SearchOutput
 	b, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &out); err != nil || len(out.Hits) != 1 || out.Hits[0].Slug != "retry-policy" || !out.Hits[0].ModelInvokation {
 		t.Fatalf("search: %s (%v)", b, err)
@@ -168,4 +169,64 @@ func TestPanicInAToolIsAnswered(t *testing.T) {
 	if !strings.Contains(log.String(), "git-yoimem: mcp: internal error in tools/call: boom") || !strings.Contains(log.String(), "goroutine") {
 		t.Fatalf("log: %s", log.String())
 	}
+}
+
+// TestToolsAsDefined: the server offers the memory tools exactly as
+// memory.ToolDefs defines them (the one definition the consolidation
+// agent offers too): names, descriptions and input and output schemas;
+// the write tools only with Write.
+func TestToolsAsDefined(t *testing.T) {
+	for _, write := range []bool{false, true} {
+		cs, _ := connect(t, write)
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		served := map[string]*sdk.Tool{}
+		for _, tl := range res.Tools {
+			served[tl.Name] = tl
+		}
+		want := 0
+		for _, d := range memory.ToolDefs() {
+			tl, ok := served[d.Name]
+			if d.Writes && !write {
+				if ok {
+					t.Errorf("%s served without Write", d.Name)
+				}
+				continue
+			}
+			want++
+			if !ok {
+				t.Errorf("%s not served (write %v)", d.Name, write)
+				continue
+			}
+			if tl.Description != d.Description {
+				t.Errorf("%s: description %q; want %q", d.Name, tl.Description, d.Description)
+			}
+			for what, pair := range map[string][2]any{"input": {tl.InputSchema, must(d.InputSchema())}, "output": {tl.OutputSchema, must(d.OutputSchema())}} {
+				got, def := jsonValue(pair[0]), jsonValue(pair[1])
+				if !reflect.DeepEqual(got, def) {
+					t.Errorf("%s: %s schema served\n%s\nwant\n%s", d.Name, what, got, def)
+				}
+			}
+		}
+		if len(served) != want {
+			t.Errorf("%d tools served; want %d", len(served), want)
+		}
+	}
+}
+
+// jsonValue is v as JSON decodes it (maps, not key order).
+func jsonValue(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	json.Unmarshal(b, &out)
+	return out
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -15,7 +16,7 @@ func TestWriteToolsVersions(t *testing.T) {
 	cs, store := connect(t, true)
 	const p = "knowledge/retry-policy.md"
 	res, _ := call(t, cs, "memory_read", map[string]any{"path": ".yoi/" + p})
-	var read ReadOutput
+	var read memory.ReadOutput
 	b, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &read); err != nil || res.IsError || read.Content != rec || read.Blob != record.BlobID([]byte(rec)) {
 		t.Fatalf("memory_read: %s (%v)", b, err)

@@ -31,7 +31,8 @@ const (
 	OpRewrite OpKind = "rewrite"
 )
 
-// Category explains a tidy-up (the plan's evaluation categories).
+// Category explains a tidy-up: the evaluation categories of
+// docs/memory-branch.md.
 type Category string
 
 // The evaluation categories.
@@ -97,8 +98,8 @@ func validCategory(c Category) bool {
 //
 //	<op> <path>[ -> <target>][ [<category>[,<category>…]]]: <reason>
 //
-// A record may fit several categories (the plan: 単一 record が複数カテゴリに
-// 該当してもよい); they are written in the canonical order, once each.
+// A record may fit several categories (docs/memory-branch.md); they are
+// written in the canonical order, once each.
 type Op struct {
 	Kind       OpKind     `json:"op"`
 	Path       string     `json:"path"`             // relative to .yoi/

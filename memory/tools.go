@@ -10,9 +10,9 @@ import (
 	"github.com/yoimem/git-yoimem/record"
 )
 
-// Tools are the memory tools of the plan: read, write, edit, delete. Every
-// write runs the linter first; its errors come back as a *Refusal a model
-// can read and act on. Writes are allowed only to records under memory/
+// Tools are the memory tools (docs/retrieval.md): read, write, edit,
+// delete. Every write runs the linter first; its errors come back as a
+// *Refusal a model can read and act on. Writes are allowed only to records under memory/
 // and knowledge/, never to workflow/, never over a read-only file (the
 // user's lock); a write creates a new record and replaces an existing one
 // only when asked to. Each write is read, linted and written under the

@@ -9,7 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Frontmatter keys of the plan.
+// Frontmatter keys (docs/record-format.md).
 const (
 	KeyCreatedAt       = "created_at"
 	KeyUpdatedAt       = "updated_at"
@@ -42,7 +42,8 @@ func Order(kind Kind) []string {
 	return nil
 }
 
-// Required returns the keys the linter requires for a kind (the plan's list).
+// Required returns the keys the linter requires for a kind
+// (docs/record-format.md, docs/lint-rules.md).
 func Required(kind Kind) []string {
 	switch kind {
 	case KindSummary:

@@ -42,7 +42,7 @@ func ParseKind(s string) (Kind, error) {
 // Status is a decision's status.
 type Status string
 
-// The decision statuses of the plan.
+// The decision statuses (docs/record-format.md).
 const (
 	StatusOpen     Status = "open"
 	StatusResolved Status = "resolved"

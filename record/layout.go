@@ -24,10 +24,14 @@ const (
 	MaxSlugLen   = 64
 )
 
+// ErrNoYoi means the workspace has no .yoi/ directory (gitstore.ErrNoYoi
+// is the same value).
+var ErrNoYoi = errors.New("no .yoi/ directory")
+
 // ErrBadSlug is wrapped by slug validation errors.
 var ErrBadSlug = errors.New("bad slug")
 
-// ValidateSlug checks the plan's slug rule: kebab-case, lowercase letters and
+// ValidateSlug checks the slug rule of docs/record-format.md: kebab-case, lowercase letters and
 // digits separated by single hyphens, at most MaxSlugLen characters.
 func ValidateSlug(slug string) error {
 	switch {

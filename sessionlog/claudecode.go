@@ -7,7 +7,7 @@ import (
 	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
-// Claude Code transcripts (ref/session_formats.md §1): one JSON object per
+// Claude Code transcripts (docs/session-log.md, "Claude Code"): one JSON object per
 // line with a "type"; conversation lines carry "message" in the Anthropic
 // API shape. One API response is written as several assistant lines, one
 // per content block, sharing message.id and repeating usage.

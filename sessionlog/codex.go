@@ -10,7 +10,7 @@ import (
 	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
-// Codex CLI rollouts (ref/session_formats.md §3): every line is
+// Codex CLI rollouts (docs/session-log.md, "Codex"): every line is
 // {"timestamp", "type", "payload"}. The clean conversation is in event_msg
 // user_message / agent_message; the response_item messages mirror them
 // (plus injected AGENTS.md and environment blocks) and are reported as

@@ -4,16 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
-	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/internal/suggest"
-	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type configOptions struct {
@@ -58,18 +56,19 @@ type configValueJSON struct {
 }
 
 func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOptions) error {
-	git := gitFor(env, env.Dir)
-	file := ""
-	w, err := locate(ctx, env, g)
+	wenv := workspaceEnv(env)
+	git, file := wenv.Git(env.Dir), ""
+	w, err := workspace.Locate(ctx, wenv, workspaceOptions(g))
+	var we *workspace.Error
 	switch {
 	case err == nil:
-		git, file = w.repo.Git, filepath.Join(w.root, record.Dir, record.ConfigPath)
-	case !errors.Is(err, gitstore.ErrNotRepository) && !isNotRepo(err):
-		return err
+		git, file = w.Repo.Git, w.ConfigFile()
+	case !errors.As(err, &we) || we.Kind != workspace.NotRepository:
+		return workspaceError(err) // outside a repository: git's settings and the defaults
 	}
-	cfg, err := loadConfig(ctx, env, g, git, file)
+	cfg, err := workspace.LoadConfig(ctx, wenv, workspaceOptions(g), git, file)
 	if err != nil {
-		return err
+		return workspaceError(err)
 	}
 	values := cfg.All()
 	if opts.key != "" {
@@ -110,11 +109,6 @@ func unknownKey(key string) error {
 		return usageErrorHint("did you mean "+suggest.OrList(s)+"?", "unknown key %s", quote.Short(key))
 	}
 	return usageErrorHint("'git yoimem config' lists every key", "unknown key %s", quote.Short(key))
-}
-
-func isNotRepo(err error) bool {
-	var ee *exitError
-	return errors.As(err, &ee) && strings.Contains(ee.err.Error(), "not in a git repository")
 }
 
 func quoteEmpty(s string) string {

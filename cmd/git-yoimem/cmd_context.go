@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
-	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/readall"
 	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/record"
@@ -44,33 +42,20 @@ and named in a visible line; a summary alone over the budget is an error
 	}
 }
 
-// worktreeSnapshot opens the workspace's .yoi/ in the working tree (only
-// the directories given, when any).
-func worktreeSnapshot(env Env, w *workspace, dirs ...string) (record.Snapshot, error) {
-	snap, err := gitstore.WorktreeSnapshotOf(w.root, w.cfg.Int(config.KeyLintMaxFileBytes), dirs...)
-	if errors.Is(err, gitstore.ErrNoYoi) {
-		return snap, cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.root)), "run 'git yoimem init' to create it")
-	}
-	if err != nil {
-		return snap, cannotRun(err)
-	}
-	return snap, nil
-}
-
 func runContext(ctx context.Context, env Env, g *globalOptions, opts contextOptions) error {
 	w, err := openWorkspace(ctx, env, g)
 	if err != nil {
 		return err
 	}
 	dirs := []string{record.SummaryPath, record.KnowledgeDir}
-	loaded := openCatalogAsync(env, w, true, dirs...)
-	snap, err := worktreeSnapshot(env, w, dirs...)
+	loaded := w.OpenCatalogAsync(true, dirs...)
+	snap, err := worktreeSnapshot(w, dirs...)
 	cat := <-loaded
 	if err != nil {
 		return err
 	}
-	res, err := memory.Context(snap, int(w.cfg.Int(config.KeyContextBudgetChars)), cat.examiner(snap))
-	cat.save()
+	res, err := memory.Context(snap, int(w.Config.Int(config.KeyContextBudgetChars)), cat.Examiner(snap))
+	cat.Save()
 	if err != nil {
 		return &exitError{code: exitFindings, err: err}
 	}
@@ -137,7 +122,7 @@ func runExpand(ctx context.Context, env Env, g *globalOptions, maxInput int64) e
 	if err != nil {
 		return cannotRun(err)
 	}
-	snap, err := worktreeSnapshot(env, w)
+	snap, err := worktreeSnapshot(w)
 	if err != nil {
 		return err
 	}

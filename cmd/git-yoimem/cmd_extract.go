@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/llm"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type extractOptions struct {
@@ -69,40 +74,6 @@ with --json the request the model helper gets.`,
 	}
 }
 
-// extractReport is what extract prints: the state the command found,
-// the runs it made, and the state after them.
-type extractReport struct {
-	Session   string `json:"session_id"`
-	Format    string `json:"format"`
-	Log       string `json:"log"`
-	Threshold int64  `json:"threshold"`
-	extractState
-	InFlight bool         `json:"in_flight,omitempty"` // another run holds the session
-	Runs     []extractRun `json:"runs"`
-	After    extractState `json:"after"`
-}
-
-// extractState is where a log stands: its pointer and what came after.
-type extractState struct {
-	Pointer int   `json:"pointer"` // last entry extracted
-	Tokens  int64 `json:"tokens_since_pointer"`
-	Calls   int   `json:"calls_since_pointer"`
-	Due     bool  `json:"due"`
-}
-
-type extractRun struct {
-	From        int       `json:"from"`
-	To          int       `json:"to"`
-	Staging     string    `json:"staging,omitempty"` // from the workspace root (.yoi/…); empty: nothing to save
-	Decisions   int       `json:"decisions"`
-	Discussions int       `json:"discussions"`
-	Attempts    int       `json:"attempts"`
-	Requests    int       `json:"requests"`
-	ModelCalls  int       `json:"model_calls"`
-	Splits      int       `json:"splits,omitempty"`
-	Usage       llm.Usage `json:"usage"`
-}
-
 func runExtract(ctx context.Context, env Env, g *globalOptions, opts extractOptions) error {
 	w, err := openWorkspace(ctx, env, g)
 	if err != nil {
@@ -112,32 +83,68 @@ func runExtract(ctx context.Context, env Env, g *globalOptions, opts extractOpti
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(env.Dir, path)
 	}
-	log, err := openSessionLog(path, opts.format)
+	log, err := extract.OpenLog(path, opts.format)
 	if err != nil {
 		return cannotRun(err)
 	}
-	if log.format == "" { // an empty log: a session that has not written yet
-		rep := extractReport{Session: log.session, Log: displayPath(env, path), Threshold: w.cfg.Int(config.KeyExtractTokenThreshold), Runs: []extractRun{}}
+	if log.Format == "" { // an empty log: a session that has not written yet
+		rep := extract.Report{Session: log.Session, Log: displayPath(env, path), Threshold: w.Config.Int(config.KeyExtractTokenThreshold), Runs: []extract.RunReport{}}
 		if opts.json {
 			return writeJSON(env, rep)
 		}
-		_, err := fmt.Fprintf(env.Stdout, "session %s: the log is empty; nothing to extract yet\n", quote.Path(log.session, false))
+		_, err := fmt.Fprintf(env.Stdout, "session %s: the log is empty; nothing to extract yet\n", quote.Path(log.Session, false))
 		return err
 	}
-	ex := extractor{env: env, w: w, log: log, opts: opts, dir: filepath.Join(w.repo.CommonDir, "yoimem", "extract")}
+	r := &extract.Runner{
+		Log: log, StateDir: w.ExtractStateDir(), YoiDir: w.YoiDir(),
+		Threshold: w.Config.Int(config.KeyExtractTokenThreshold),
+		Model:     func() (llm.Provider, string, error) { return w.OpenModelFor(config.KeyExtractModel, opts.model) },
+		Ledger:    w.Metrics().Tick,
+		Now:       env.Now,
+		Warn:      func(msg string) { warnf(env.Stderr, "%s", msg) },
+	}
 	if opts.dryRun {
-		return ex.dryRun()
+		p, err := r.Preview()
+		if err != nil {
+			return cannotRun(err)
+		}
+		return printPreview(env, p, opts.json)
 	}
-	rep, err := ex.run(ctx)
-	if err != nil {
-		return err
+	var rep extract.Report
+	if opts.check {
+		rep, err = r.Check(ctx)
+	} else {
+		rep, err = r.Run(ctx, extract.RunOptions{Force: opts.force, MaxRuns: opts.maxRuns})
 	}
-	return ex.print(rep)
+	switch {
+	case errors.Is(err, extract.ErrInFlight):
+		if !opts.check {
+			warnf(env.Stderr, "extract is already running for session %s; skipped (it checks the threshold again when it ends)", quote.Path(log.Session, false))
+		}
+	case err != nil:
+		return extractError(w, err)
+	}
+	rep.Log = displayPath(env, rep.Log)
+	return printExtract(env, rep, opts.json)
 }
 
-func (x *extractor) print(rep extractReport) error {
-	if x.opts.json {
-		return writeJSON(x.env, rep)
+// extractError gives a run's error its exit code and what to do.
+func extractError(w *workspace.Workspace, err error) error {
+	var pk *extract.PointerKeptError
+	switch {
+	case errors.As(err, &pk):
+		return cannotRun(err, "the pointer did not move: the next run covers the same entries")
+	case errors.Is(err, gitstore.ErrNoYoi):
+		return noYoi(w, err)
+	case errors.Is(err, workspace.ErrNoModel):
+		return cannotRun(err, "set one: git config yoimem.extract.model anthropic:claude-haiku-4-5 (or openai:MODEL, command:ARGV, replay:FILE), or pass --model")
+	}
+	return cannotRun(err)
+}
+
+func printExtract(env Env, rep extract.Report, asJSON bool) error {
+	if asJSON {
+		return writeJSON(env, rep)
 	}
 	var b strings.Builder
 	due := "not due"
@@ -164,6 +171,27 @@ func (x *extractor) print(rep extractReport) error {
 		}
 		fmt.Fprintf(&b, "now: %d input tokens in %d calls since the pointer (entry %d); %s\n", rep.After.Tokens, rep.After.Calls, rep.After.Pointer, due)
 	}
-	_, err := fmt.Fprint(x.env.Stdout, b.String())
+	_, err := fmt.Fprint(env.Stdout, b.String())
+	return err
+}
+
+// printPreview prints the dry run: the text a command: model reads on
+// stdin, or with --json the request as the model helper gets it.
+func printPreview(env Env, p extract.Preview, asJSON bool) error {
+	session := quote.Path(p.Session, false)
+	if p.Empty() {
+		statusf(env.Stderr, "git-yoimem: no new entries after the pointer (entry %d) of session %s: nothing to send", p.Pointer, session)
+		return nil
+	}
+	r := p.Rendered
+	fmt.Fprintf(env.Stderr, "git-yoimem: entries %d-%d of session %s: %d shown, %d left out, %d credential(s) redacted\n", p.Pointer+1, p.Through, session, r.Entries, r.Dropped, r.Redacted)
+	if p.Request == nil {
+		statusf(env.Stderr, "git-yoimem: nothing to show the model: a run makes no model call and moves the pointer")
+		return nil
+	}
+	if asJSON {
+		return writeJSON(env, p.Request)
+	}
+	_, err := io.WriteString(env.Stdout, llm.PromptText(*p.Request))
 	return err
 }

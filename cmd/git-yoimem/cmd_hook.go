@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/hooks/check"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
-	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type hookOptions struct {
@@ -78,12 +77,12 @@ func hookEnv(env Env) Env {
 }
 
 // yoiPrefix is .yoi/ relative to the top level, slash-separated.
-func yoiPrefix(w *workspace) (string, error) {
-	rel, err := filepath.Rel(w.repo.TopLevel, w.yoiDir())
-	if err != nil || !filepath.IsLocal(rel) {
-		return "", cannotRun(fmt.Errorf("workspace %s is outside the repository %s", w.root, w.repo.TopLevel))
+func yoiPrefix(w *workspace.Workspace) (string, error) {
+	prefix, err := w.Prefix()
+	if err != nil {
+		return "", cannotRun(err)
 	}
-	return filepath.ToSlash(rel), nil
+	return prefix, nil
 }
 
 // runPreCommit finds what the commit stages under .yoi/ before it reads
@@ -100,116 +99,35 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	if err != nil {
 		return err
 	}
-	objs, err := gitstore.OpenObjects(w.repo)
-	if errors.Is(err, gitstore.ErrSHA256) {
-		return preCommitWithoutObjects(ctx, w, prefix, err)
-	}
-	if err != nil {
-		return cannotRun(err)
-	}
-	// The index and objects are read directly; git answers when the index
-	// is split or sparse, or anything else is out of the ordinary.
-	index := w.repo.IndexFile(env.Dir, env.Getenv)
-	maxRead := config.Defaults().Int(config.KeyLintMaxFileBytes)
-	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, index, prefix, maxRead)
-	if errors.Is(err, gitstore.ErrIndexChecksum) {
+	commit := &check.Commit{Repo: w.Repo, Prefix: prefix, Index: w.Repo.IndexFile(env.Dir, env.Getenv),
+		Lint: func() (lint.Options, error) {
+			if err := configure(ctx, w); err != nil {
+				return lint.Options{}, err
+			}
+			return w.LintOptions(), nil
+		}}
+	res, err := commit.Check(ctx)
+	var cl *check.CannotLintError
+	switch {
+	case errors.Is(err, gitstore.ErrIndexChecksum):
 		return cannotRun(err, "'git reset' rebuilds the index from HEAD (the working tree is kept); then stage your changes again")
-	}
-	if err != nil {
-		if changed, deleted, err = stagedChanges(ctx, w.repo, prefix); err != nil {
-			return cannotRun(err)
+	case errors.As(err, &cl):
+		return cannotRun(err, "run 'git yoimem lint' on the working tree, then commit with --no-verify")
+	case err != nil:
+		var exit *exitError
+		if errors.As(err, &exit) { // the configuration's, with its hint
+			return err
 		}
-	}
-	if refused := stagingFiles(prefix, changed); len(refused) > 0 {
+		return cannotRun(err)
+	case len(res.Staging) > 0:
 		return &exitError{code: exitFindings,
-			err:   fmt.Errorf("machine-local files are staged: %s (extract output and the consolidation lock never belong in a commit)", strings.Join(refused, ", ")),
-			hints: []string{"git rm --cached -- " + strings.Join(refused, " ")}}
+			err:   fmt.Errorf("machine-local files are staged: %s (extract output and the consolidation lock never belong in a commit)", strings.Join(res.Staging, ", ")),
+			hints: []string{"git rm --cached -- " + strings.Join(res.Staging, " ")}}
 	}
-	records := lintable(changed)
-	if len(records) == 0 && len(deleted) == 0 {
-		return nil
-	}
-	if err := w.configure(ctx, env, g); err != nil {
-		return err
-	}
-	lo := lintOptions(w.cfg)
-	if lazySnap != nil && lo.MaxFileBytes != maxRead {
-		// The size limit is configured: read the index again with it.
-		_, _, lazySnap, _ = gitstore.StagedFast(objs, index, prefix, lo.MaxFileBytes)
-	}
-	var snap record.Snapshot
-	if lazySnap != nil {
-		snap = lazySnap()
-	} else if snap, err = gitstore.IndexSnapshot(ctx, w.repo, objs, prefix, lo.MaxFileBytes); err != nil {
-		return cannotRun(err)
-	}
-	rep := lint.Changed(snap, records, deleted, lo)
-	return reportHookFindings(ctx, env, w, prefix, rep, "commit")
+	return reportHookFindings(ctx, env, w, prefix, res.Report, "commit")
 }
 
-// preCommitWithoutObjects serves repositories whose objects cannot be read
-// here (SHA-256): commits that stage nothing under .yoi/ go through; the
-// others are refused with the reason, since they cannot be linted.
-func preCommitWithoutObjects(ctx context.Context, w *workspace, prefix string, cause error) error {
-	changed, deleted, err := stagedChanges(ctx, w.repo, prefix)
-	if err != nil {
-		return cannotRun(err)
-	}
-	if len(lintable(changed)) == 0 && len(deleted) == 0 && len(stagingFiles(prefix, changed)) == 0 {
-		return nil
-	}
-	return cannotRun(fmt.Errorf("cannot lint the staged %s/ records: %w", prefix, cause),
-		"run 'git yoimem lint' on the working tree, then commit with --no-verify")
-}
-
-// stagedChanges lists .yoi/-relative paths added or modified, and deleted,
-// in the index against HEAD (or the empty tree before the first commit).
-func stagedChanges(ctx context.Context, repo gitstore.Repo, prefix string) (changed, deleted []string, err error) {
-	out, err := repo.Git.Run(ctx, "--no-optional-locks", "diff", "--cached", "--name-status", "--no-renames", "-z", "--", prefix+"/")
-	if err != nil {
-		return nil, nil, fmt.Errorf("list staged changes: %w", err)
-	}
-	fields := bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0})
-	for i := 0; i+1 < len(fields); i += 2 {
-		status, p := string(fields[i]), string(fields[i+1])
-		rel, ok := strings.CutPrefix(p, prefix+"/")
-		if !ok {
-			continue
-		}
-		if strings.HasPrefix(status, "D") {
-			deleted = append(deleted, rel)
-		} else {
-			changed = append(changed, rel)
-		}
-	}
-	return changed, deleted, nil
-}
-
-// stagingFiles returns the changed paths that must never be committed.
-func stagingFiles(prefix string, changed []string) []string {
-	var out []string
-	for _, p := range changed {
-		if record.Classify(p).Area == record.AreaStaging {
-			out = append(out, prefix+"/"+p)
-		}
-	}
-	return out
-}
-
-// lintable keeps the paths the linter has something to say about:
-// records, anything the layout does not name, and (for credentials) every
-// other committed file; staging files are refused apart.
-func lintable(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if record.Classify(p).Area != record.AreaStaging {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func reportHookFindings(ctx context.Context, env Env, w *workspace, prefix string, rep lint.Report, what string) error {
+func reportHookFindings(ctx context.Context, env Env, w *workspace.Workspace, prefix string, rep lint.Report, what string) error {
 	hints := []string{
 		"fix the records and stage them again ('git yoimem lint' checks the working tree)",
 		"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
@@ -220,10 +138,10 @@ func reportHookFindings(ctx context.Context, env Env, w *workspace, prefix strin
 			"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
 		}
 	}
-	q := newPathQuoter(ctx, w)
+	q := w.PathQuoter(ctx)
 	var b strings.Builder
 	for _, f := range rep.Findings {
-		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", q.path(prefix+"/"+f.Path), f.Line, f.Col, f.Severity, f.Rule, quote.Controls(f.Message))
+		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", q.Path(prefix+"/"+f.Path), f.Line, f.Col, f.Severity, f.Rule, quote.Controls(f.Message))
 	}
 	// Hooks talk to the person committing: findings go to stderr, where
 	// git shows hook output.

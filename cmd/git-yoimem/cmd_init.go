@@ -1,28 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/hooks"
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
-	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type initOptions struct {
 	noHooks bool
 }
-
-const stagingIgnore = "/memory/_staging/\n"
 
 func newInitCommand(env Env, g *globalOptions) *cli.Command {
 	var opts initOptions
@@ -58,55 +51,17 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 	if err != nil {
 		return err
 	}
-	yoi := w.yoiDir()
-	if fi, err := os.Lstat(yoi); err == nil && !fi.IsDir() {
-		return cannotRun(fmt.Errorf("%s exists and is not a directory", displayPath(env, yoi)))
-	}
-	var created []string
-	for _, d := range []string{record.DecisionsDir, record.RequestsDir, record.KnowledgeDir} {
-		p := filepath.Join(yoi, filepath.FromSlash(d))
-		if _, err := os.Stat(p); err == nil {
-			continue
-		}
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			return cannotRun(fmt.Errorf("create %s: %w", displayPath(env, p), err))
-		}
-		created = append(created, record.Dir+"/"+d+"/")
-	}
-	now := env.Now().UTC()
-	summary, err := record.Render(&record.Record{Kind: record.KindSummary, CreatedAt: now, UpdatedAt: now}, []byte("# Summary\n\nWhat every agent session should know about this project.\n"))
+	yoi := w.YoiDir()
+	created, err := w.Init(env.Now())
 	if err != nil {
 		return cannotRun(err)
 	}
-	files := []struct {
-		rel     string
-		content []byte
-	}{
-		{record.ConfigPath, []byte(config.DefaultFileText())},
-		{record.SummaryPath, summary},
-	}
-	for _, f := range files {
-		ok, err := createIfMissing(filepath.Join(yoi, filepath.FromSlash(f.rel)), f.content)
-		if err != nil {
-			return cannotRun(err)
-		}
-		if ok {
-			created = append(created, record.Dir+"/"+f.rel)
-		}
-	}
-	changed, err := ensureIgnore(filepath.Join(yoi, ".gitignore"))
-	if err != nil {
-		return cannotRun(err)
-	}
-	if changed {
-		created = append(created, record.Dir+"/.gitignore")
+	for _, c := range created {
+		statusf(env.Stderr, "created %s", c)
 	}
 	if len(created) == 0 {
 		statusf(env.Stderr, "%s is already set up", displayPath(env, yoi))
 	} else {
-		for _, c := range created {
-			statusf(env.Stderr, "created %s", c)
-		}
 		statusf(env.Stderr, "initialized git-yoimem in %s", displayPath(env, yoi))
 	}
 	if !opts.noHooks {
@@ -122,9 +77,9 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 
 // mcpArgs are the arguments of 'git yoimem mcp' for a client that starts
 // it at the top level: the workspace too, when it is elsewhere.
-func mcpArgs(w *workspace) string {
+func mcpArgs(w *workspace.Workspace) string {
 	args := `"yoimem", "mcp"`
-	if rel, err := filepath.Rel(w.repo.TopLevel, w.root); err == nil && rel != "." {
+	if rel, err := filepath.Rel(w.Repo.TopLevel, w.Root); err == nil && rel != "." {
 		b, _ := json.Marshal(filepath.ToSlash(rel))
 		args = `"yoimem", "--workspace", ` + string(b) + `, "mcp"`
 	}
@@ -133,7 +88,7 @@ func mcpArgs(w *workspace) string {
 
 // initHooks installs the hooks; a hook we may not replace is the user's
 // call, not a failed init: a warning.
-func initHooks(ctx context.Context, env Env, w *workspace) error {
+func initHooks(ctx context.Context, env Env, w *workspace.Workspace) error {
 	_, err := installHooks(ctx, env, w, installOptions{})
 	var fe *hooks.ForeignHookError
 	var pe *hooks.PrevExistsError
@@ -165,47 +120,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// createIfMissing writes a new file atomically; an existing one is kept.
-func createIfMissing(path string, content []byte) (bool, error) {
-	if _, err := os.Lstat(path); err == nil {
-		return false, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("stat %s: %w", path, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	if err := atomicfile.Write(path, content, 0o644); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-// ensureIgnore makes .yoi/.gitignore ignore the staging directory, adding
-// one line to an existing file rather than rewriting it.
-func ensureIgnore(path string) (bool, error) {
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("read %s: %w", path, err)
-	}
-	for _, line := range bytes.Split(old, []byte("\n")) {
-		l := string(bytes.TrimSpace(line))
-		if l == "/memory/_staging/" || l == "memory/_staging/" || l == "/memory/_staging" {
-			return false, nil
-		}
-	}
-	content := append([]byte(nil), old...)
-	if len(content) > 0 && content[len(content)-1] != '\n' {
-		content = append(content, '\n')
-	}
-	if len(old) == 0 {
-		content = append(content, "# extract output waiting for consolidation, and its lock: machine-local\n"...)
-	}
-	content = append(content, stagingIgnore...)
-	if err := atomicfile.Write(path, content, 0o644); err != nil {
-		return false, err
-	}
-	return true, nil
 }

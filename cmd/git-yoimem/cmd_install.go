@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/hooks"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type installOptions struct {
@@ -75,18 +77,13 @@ safe.`,
 	}
 }
 
-// hooksDir asks git where it runs hooks from: core.hooksPath (a relative
-// one taken from the top level) or the common git dir's hooks/.
-func hooksDir(ctx context.Context, w *workspace) (string, error) {
-	out, err := w.repo.Git.Run(ctx, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+// hooksDir is where git runs the repository's hooks from.
+func hooksDir(ctx context.Context, w *workspace.Workspace) (string, error) {
+	dir, err := gitstore.HooksDir(ctx, w.Repo)
 	if err != nil {
-		return "", cannotRun(fmt.Errorf("find the hooks directory: %w", err))
+		return "", cannotRun(err)
 	}
-	dir := strings.TrimSuffix(strings.TrimSuffix(string(out), "\n"), "\r")
-	if !filepath.IsAbs(dir) {
-		return "", cannotRun(fmt.Errorf("find the hooks directory: git rev-parse --git-path hooks printed %q", dir))
-	}
-	return filepath.Clean(dir), nil
+	return dir, nil
 }
 
 // installHooks installs the hooks of w's repository and reports on
@@ -94,14 +91,14 @@ func hooksDir(ctx context.Context, w *workspace) (string, error) {
 // hooks (unless opts.force), it prints to env.Stdout instead and writes
 // nothing (nil results). A foreign hook without opts.chain is an exit-1
 // error that wraps the *hooks.ForeignHookError.
-func installHooks(ctx context.Context, env Env, w *workspace, opts installOptions) ([]hooks.Result, error) {
+func installHooks(ctx context.Context, env Env, w *workspace.Workspace, opts installOptions) ([]hooks.Result, error) {
 	dir, err := hooksDir(ctx, w)
 	if err != nil {
 		return nil, err
 	}
 	shown := displayPath(env, dir)
 	if !opts.force {
-		if m, ok := hooks.DetectManager(w.repo.TopLevel, dir); ok {
+		if m, ok := hooks.DetectManager(w.Repo.TopLevel, dir); ok {
 			text := m.Instructions
 			if v := version(); !strings.HasPrefix(v, "devel") {
 				text = strings.ReplaceAll(text, hooks.VersionPlaceholder, "v"+v)
@@ -204,7 +201,7 @@ func runUninstall(ctx context.Context, env Env, g *globalOptions, _ uninstallOpt
 	}
 	if changed == 0 {
 		statusf(env.Stderr, "no git-yoimem hooks in %s; nothing to do", displayPath(env, dir))
-		if m, ok := hooks.DetectManager(w.repo.TopLevel, dir); ok {
+		if m, ok := hooks.DetectManager(w.Repo.TopLevel, dir); ok {
 			statusf(env.Stderr, "%s manages the hooks of this repository (%s): if its configuration runs 'git yoimem hook', remove that there", m.Name, m.Evidence)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type lintOptionsFlags struct {
@@ -70,10 +71,10 @@ func runLint(ctx context.Context, env Env, g *globalOptions, opts lintOptionsFla
 	if err != nil {
 		return err
 	}
-	lo := withImportance(w, lintOptions(w.cfg))
-	snap, err := gitstore.WorktreeSnapshot(w.root, lo.MaxFileBytes)
+	lo := w.WithImportance(w.LintOptions())
+	snap, err := gitstore.WorktreeSnapshot(w.Root, lo.MaxFileBytes)
 	if errors.Is(err, gitstore.ErrNoYoi) {
-		return cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.root)), "run 'git yoimem init' to create it")
+		return cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.Root)), "run 'git yoimem init' to create it")
 	}
 	if err != nil {
 		return cannotRun(err)
@@ -94,7 +95,7 @@ func runLint(ctx context.Context, env Env, g *globalOptions, opts lintOptionsFla
 
 // selectPaths turns PATH arguments into a filter over .yoi/-relative
 // paths; nil selects everything.
-func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (func(string) bool, error) {
+func selectPaths(env Env, w *workspace.Workspace, snap record.Snapshot, args []string) (func(string) bool, error) {
 	if len(args) == 0 {
 		return nil, nil
 	}
@@ -104,9 +105,9 @@ func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (fu
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(env.Dir, a)
 		}
-		rel, err := filepath.Rel(w.yoiDir(), filepath.Clean(abs))
+		rel, err := filepath.Rel(w.YoiDir(), filepath.Clean(abs))
 		if err != nil || !(rel == "." || filepath.IsLocal(rel)) {
-			return nil, usageError("%s is outside %s", quote.Short(a), displayPath(env, w.yoiDir()))
+			return nil, usageError("%s is outside %s", quote.Short(a), displayPath(env, w.YoiDir()))
 		}
 		if rel == "." {
 			return nil, nil
@@ -140,7 +141,7 @@ func selectPaths(env Env, w *workspace, snap record.Snapshot, args []string) (fu
 // printLint prints findings. Text paths are relative to the current
 // directory and quoted as git quotes paths, and messages keep to one line:
 // no file name can forge a finding or reach the terminal as an escape.
-func printLint(ctx context.Context, env Env, w *workspace, rep lint.Report, format string) error {
+func printLint(ctx context.Context, env Env, w *workspace.Workspace, rep lint.Report, format string) error {
 	if format == "json" {
 		out := lintJSON{Findings: make([]lint.Finding, 0, len(rep.Findings)), Files: rep.Files, Errors: rep.Count(lint.Error), Warnings: rep.Count(lint.Warning)}
 		for _, f := range rep.Findings {
@@ -149,10 +150,10 @@ func printLint(ctx context.Context, env Env, w *workspace, rep lint.Report, form
 		}
 		return writeJSON(env, out)
 	}
-	q := newPathQuoter(ctx, w)
+	q := w.PathQuoter(ctx)
 	var b strings.Builder
 	for _, f := range rep.Findings {
-		p := q.path(filepath.ToSlash(relToDir(env.Dir, filepath.Join(w.yoiDir(), filepath.FromSlash(f.Path)))))
+		p := q.Path(filepath.ToSlash(workspace.RelToDir(env.Dir, filepath.Join(w.YoiDir(), filepath.FromSlash(f.Path)))))
 		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", p, f.Line, f.Col, f.Severity, f.Rule, quote.Controls(f.Message))
 	}
 	if _, err := fmt.Fprint(env.Stdout, b.String()); err != nil {

@@ -1,18 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/yoimem/git-yoimem/memlog"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/memlog"
 	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type logOptions struct {
@@ -51,12 +51,6 @@ target, category, reason}. Paths print from the workspace root
 	}
 }
 
-type logEntry struct {
-	Commit string `json:"commit"`
-	Date   string `json:"date"`
-	*memlog.Message
-}
-
 func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) error {
 	w, err := openWorkspace(ctx, env, g)
 	if err != nil {
@@ -67,8 +61,8 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 		return badRange(rng, "a range does not start with '-'")
 	}
 	if rng == "" {
-		rng = "refs/heads/" + w.cfg.String(config.KeyBranch)
-		_, err := gitstore.CommitOfRef(ctx, w.repo, rng)
+		rng = "refs/heads/" + w.Config.String(config.KeyBranch)
+		_, err := gitstore.CommitOfRef(ctx, w.Repo, rng)
 		switch {
 		case errors.Is(err, gitstore.ErrNoRef):
 			statusf(env.Stderr, "no memory branch yet (%s)", strings.TrimPrefix(rng, "refs/heads/"))
@@ -77,7 +71,7 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 			return cannotRun(err, "'git reflog "+rng+"' shows where it pointed before; 'git update-ref "+rng+" <commit>' repairs it, 'git update-ref -d "+rng+"' removes it")
 		}
 	}
-	out, err := w.repo.Git.Run(ctx, "log", "-z", "--grep=^Yoimem-Run: ", "--format=%H%x00%aI%x00%B", rng, "--")
+	entries, bad, err := gitstore.MemoryLog(ctx, w.Repo, rng)
 	var ge *gitstore.Error
 	switch {
 	case errors.As(err, &ge) && opts.rng != "" && ge.ExitCode == 128:
@@ -87,17 +81,19 @@ func runLog(ctx context.Context, env Env, g *globalOptions, opts logOptions) err
 	case err != nil:
 		return cannotRun(fmt.Errorf("read the history of %s: %w", rng, err))
 	}
-	entries, bad := parseMemoryLog(out)
+	for i := range entries {
+		displayOps(entries[i].Message)
+	}
 	for _, b := range bad {
 		warnf(env.Stderr, "skipped %s", b)
 	}
 	if opts.format == "json" {
 		if entries == nil {
-			entries = []logEntry{}
+			entries = []gitstore.MemoryCommit{}
 		}
 		return writeJSON(env, entries)
 	}
-	q := newPathQuoter(ctx, w)
+	q := w.PathQuoter(ctx)
 	var b strings.Builder
 	for _, e := range entries {
 		writeLogEntry(&b, q, e)
@@ -121,28 +117,6 @@ func emptyLog(env Env, format string) error {
 	return nil
 }
 
-// parseMemoryLog reads `git log -z --format=%H%x00%aI%x00%B`: hash, date
-// and message, NUL-separated, commits separated by NUL as well.
-func parseMemoryLog(out []byte) (entries []logEntry, bad []string) {
-	fields := bytes.Split(out, []byte{0})
-	for i := 0; i+2 < len(fields); i += 3 {
-		hash := string(bytes.TrimSpace(fields[i]))
-		if hash == "" {
-			continue
-		}
-		m, err := memlog.ParseMessage(string(fields[i+2]))
-		if errors.Is(err, memlog.ErrNotMemoryCommit) {
-			continue // the grep matched prose, not a trailer
-		}
-		if err != nil {
-			bad = append(bad, fmt.Sprintf("commit %.12s: %v", hash, err))
-			continue
-		}
-		entries = append(entries, logEntry{Commit: hash, Date: string(fields[i+1]), Message: displayOps(m)})
-	}
-	return entries, bad
-}
-
 // displayOps gives the operations' paths as commands print them, from
 // the workspace root (".yoi/…"); the message itself names them
 // .yoi/-relative.
@@ -159,12 +133,12 @@ func displayOps(m *memlog.Message) *memlog.Message {
 // writeLogEntry prints one memory commit. Its text comes from a commit
 // message anyone could have written: paths are quoted as git quotes them
 // and control characters escaped, so it cannot reach the terminal raw.
-func writeLogEntry(b *strings.Builder, q *pathQuoter, e logEntry) {
+func writeLogEntry(b *strings.Builder, q *workspace.PathQuoter, e gitstore.MemoryCommit) {
 	fmt.Fprintf(b, "commit %s\nDate:   %s\n\n    %s\n", e.Commit, e.Date, quote.Controls(e.Subject))
 	for _, op := range e.Ops {
-		line := string(op.Kind) + " " + q.path(op.Path)
+		line := string(op.Kind) + " " + q.Path(op.Path)
 		if op.Target != "" {
-			line += " -> " + q.path(op.Target)
+			line += " -> " + q.Path(op.Target)
 		}
 		if len(op.Categories) > 0 {
 			cs := make([]string, len(op.Categories))

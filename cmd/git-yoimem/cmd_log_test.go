@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/yoimem/git-yoimem/memlog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/fixture"
+	"github.com/yoimem/git-yoimem/memlog"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -96,7 +96,7 @@ func TestLogRoundTrip(t *testing.T) {
 	if code := run(ctx, []string{"git-yoimem", "log", "--format", "json"}, env); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var got []logEntry
+	var got []gitstore.MemoryCommit
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}

@@ -55,21 +55,21 @@ func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) err
 	if err != nil {
 		return err
 	}
-	if _, err := worktreeSnapshot(env, w); err != nil {
+	if _, err := worktreeSnapshot(w); err != nil {
 		return err
 	}
-	tools := worktreeTools(w)
-	srch := newSearcher(env, w)
-	defer srch.save()
+	tools := w.Tools()
+	srch := w.Searcher()
+	defer srch.Save()
 	srv := mcp.NewServer(tools, mcp.Options{
-		Searcher: srch.search,
+		Searcher: srch.Search,
 		Write:    opts.write,
 		Version:  version(),
 		Log:      env.Stderr,
 		Used:     func(how string, paths ...string) { recordUse(env, g, w, how, paths...) },
 		Search: memory.Options{
-			MaxResults:   int(w.cfg.Int(config.KeySearchMaxResults)),
-			ExcerptLines: int(w.cfg.Int(config.KeySearchExcerptLines)),
+			MaxResults:   int(w.Config.Int(config.KeySearchMaxResults)),
+			ExcerptLines: int(w.Config.Int(config.KeySearchExcerptLines)),
 		},
 	})
 	t := &mcp.Transport{In: env.Stdin, Out: env.Stdout, MaxMessageBytes: opts.maxMessageBytes, Log: env.Stderr}

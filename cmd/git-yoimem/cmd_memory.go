@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -15,6 +14,7 @@ import (
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type memoryOptions struct {
@@ -123,7 +123,7 @@ func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOption
 	if err != nil {
 		return err
 	}
-	tools := worktreeTools(w)
+	tools := w.Tools()
 	if opts.op == "read" {
 		return memoryRead(env, g, w, tools, opts)
 	}
@@ -154,12 +154,12 @@ func runMemory(ctx context.Context, env Env, g *globalOptions, opts memoryOption
 // readRecord reads a record to write from stdin, after checking there is
 // a .yoi/ to write it to (no one types a record to be told there is not).
 // It takes no lock: a writer waiting on its input holds no one up.
-func readRecord(ctx context.Context, env Env, w *workspace) ([]byte, error) {
-	if _, err := os.Lstat(w.yoiDir()); errors.Is(err, fs.ErrNotExist) {
-		return nil, noYoi(env, w, gitstore.ErrNoYoi)
+func readRecord(ctx context.Context, env Env, w *workspace.Workspace) ([]byte, error) {
+	if _, err := os.Lstat(w.YoiDir()); errors.Is(err, fs.ErrNotExist) {
+		return nil, noYoi(w, gitstore.ErrNoYoi)
 	}
 	content, err := readall.Read(ctx, env.Stdin, readall.Limit{
-		Bytes: w.cfg.Int(config.KeyLintMaxFileBytes), What: "standard input", Setting: config.KeyLintMaxFileBytes,
+		Bytes: w.Config.Int(config.KeyLintMaxFileBytes), What: "standard input", Setting: config.KeyLintMaxFileBytes,
 	})
 	var tl *record.TooLargeError
 	switch {
@@ -178,7 +178,7 @@ type memoryReadJSON struct {
 	Content string `json:"content"`
 }
 
-func memoryRead(env Env, g *globalOptions, w *workspace, tools *memory.Tools, opts memoryOptions) error {
+func memoryRead(env Env, g *globalOptions, w *workspace.Workspace, tools *memory.Tools, opts memoryOptions) error {
 	r, err := tools.Read(opts.path)
 	if err != nil {
 		return memoryError(env, w, err)
@@ -193,9 +193,9 @@ func memoryRead(env Env, g *globalOptions, w *workspace, tools *memory.Tools, op
 
 // memoryError is toolError, but for a workspace without .yoi/, which
 // says what to do (exit 2).
-func memoryError(env Env, w *workspace, err error) error {
+func memoryError(env Env, w *workspace.Workspace, err error) error {
 	if errors.Is(err, gitstore.ErrNoYoi) {
-		return noYoi(env, w, err)
+		return noYoi(w, err)
 	}
 	return toolError(err)
 }
@@ -220,16 +220,4 @@ func toolError(err error) error {
 		return cannotRun(err)
 	}
 	return &exitError{code: exitFindings, err: err}
-}
-
-// worktreeTools are the memory tools on the working tree's .yoi/.
-func worktreeTools(w *workspace) *memory.Tools {
-	return &memory.Tools{
-		Store: &gitstore.WorktreeStore{
-			Root:     w.root,
-			LockFile: filepath.Join(w.repo.CommonDir, "yoimem", "records.lock"),
-			MaxRead:  w.cfg.Int(config.KeyLintMaxFileBytes),
-		},
-		Lint: lintOptions(w.cfg),
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type mergeOptions struct{}
@@ -40,11 +41,11 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	if err != nil {
 		return err
 	}
-	branch := w.cfg.String(config.KeyBranch)
+	branch := w.Config.String(config.KeyBranch)
 	ref := "refs/heads/" + branch
 	// The commit is read once: the guard checks it and merge merges it, so
 	// that a branch moving in between brings nothing unchecked.
-	tip, err := gitstore.CommitOfRef(ctx, w.repo, ref)
+	tip, err := gitstore.CommitOfRef(ctx, w.Repo, ref)
 	switch {
 	case errors.Is(err, gitstore.ErrNoRef):
 		return cannotRun(fmt.Errorf("no memory branch %s yet", branch), "memory commits are written by consolidation; nothing to merge until one exists")
@@ -55,7 +56,7 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	if err != nil {
 		return err
 	}
-	status, err := w.repo.Git.Run(ctx, "status", "--porcelain", "--untracked-files=all", "--", prefix+"/")
+	status, err := w.Repo.Git.Run(ctx, "status", "--porcelain", "--untracked-files=all", "--", prefix+"/")
 	if err != nil {
 		return cannotRun(err)
 	}
@@ -67,7 +68,7 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	if err := mergeGuard(ctx, w, tip, branch, prefix); err != nil {
 		return err
 	}
-	out, err := w.repo.Git.Run(ctx, "merge", "--no-edit", "-m", "Merge memory branch "+branch, tip)
+	out, err := w.Repo.Git.Run(ctx, "merge", "--no-edit", "-m", "Merge memory branch "+branch, tip)
 	fmt.Fprint(env.Stderr, string(out))
 	var ge *gitstore.Error
 	if errors.As(err, &ge) {
@@ -82,8 +83,8 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 // it compares the branch with its merge base with HEAD, so that no setting
 // (a committed yoimem.baseBranch naming a missing branch, or the memory
 // branch itself) can skip the check.
-func mergeGuard(ctx context.Context, w *workspace, tip, branch, prefix string) error {
-	scope, err := gitstore.ScopeOfMerge(ctx, w.repo, tip, branch)
+func mergeGuard(ctx context.Context, w *workspace.Workspace, tip, branch, prefix string) error {
+	scope, err := gitstore.ScopeOfMerge(ctx, w.Repo, tip, branch)
 	switch {
 	case errors.Is(err, gitstore.ErrUnbornHead):
 		return &exitError{code: exitFindings, err: err,
@@ -95,9 +96,9 @@ func mergeGuard(ctx context.Context, w *workspace, tip, branch, prefix string) e
 		return cannotRun(err)
 	}
 	if outside := scope.Outside(prefix); len(outside) > 0 {
-		q := newPathQuoter(ctx, w)
+		q := w.PathQuoter(ctx)
 		for i, p := range outside {
-			outside[i] = q.path(p)
+			outside[i] = q.Path(p)
 		}
 		return &exitError{code: exitFindings,
 			err:   fmt.Errorf("%s changes files outside %s/ against %s; refusing to merge:\n  %s", branch, prefix, scope.Into, strings.Join(outside, "\n  ")),

@@ -11,6 +11,7 @@ import (
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type searchOptions struct {
@@ -121,7 +122,7 @@ func runShow(ctx context.Context, env Env, g *globalOptions, opts showOptions) e
 	if err != nil {
 		return err
 	}
-	snap, err := worktreeSnapshot(env, w, "memory", record.KnowledgeDir)
+	snap, err := worktreeSnapshot(w, "memory", record.KnowledgeDir)
 	if err != nil {
 		return err
 	}
@@ -156,12 +157,12 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 	if err != nil {
 		return err
 	}
-	srch := newSearcher(env, w)
-	res, err := srch.search(opts.scope, memory.Query{Text: opts.query, Slug: opts.slug, Kind: opts.kind})
-	srch.save()
-	var exit *exitError
-	if errors.As(err, &exit) {
-		return err
+	srch := w.Searcher()
+	res, err := srch.Search(opts.scope, memory.Query{Text: opts.query, Slug: opts.slug, Kind: opts.kind})
+	srch.Save()
+	var listErr *workspace.ListError
+	if errors.As(err, &listErr) { // the records, not the query
+		return workspaceError(listErr.Err)
 	}
 	if errors.Is(err, memory.ErrEmptyQuery) {
 		return cannotRun(err, "search for words: git yoimem search knowledge retry backoff; or list a kind: git yoimem search knowledge --kind rule")
@@ -197,7 +198,7 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 		fmt.Fprintf(&b, "== %s (%s)\n%s", h.Path, h.Kind, h.Excerpt)
 	}
 	if res.More > 0 {
-		fmt.Fprintf(&b, "[git-yoimem: %d more not shown (%s is %d): narrow the query or raise the limit]\n", res.More, config.KeySearchMaxResults, w.cfg.Int(config.KeySearchMaxResults))
+		fmt.Fprintf(&b, "[git-yoimem: %d more not shown (%s is %d): narrow the query or raise the limit]\n", res.More, config.KeySearchMaxResults, w.Config.Int(config.KeySearchMaxResults))
 	}
 	_, err = fmt.Fprint(env.Stdout, b.String())
 	return err

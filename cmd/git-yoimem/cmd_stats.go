@@ -75,14 +75,14 @@ func runStats(ctx context.Context, env Env, g *globalOptions, opts statsOptions)
 	if err != nil {
 		return err
 	}
-	stats, cands, err := usageStats(w)
+	stats, cands, err := w.UsageStats()
 	if err != nil {
 		return cannotRun(err)
 	}
 	if opts.format == "json" {
 		return writeJSON(env, statsOutput(stats, cands))
 	}
-	q := newPathQuoter(ctx, w) // records come from events anyone may have committed
+	q := w.PathQuoter(ctx) // records come from events anyone may have committed
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RECORD\tUSES\tPER MTOKEN\tPROTECTED")
@@ -94,13 +94,13 @@ func runStats(ctx context.Context, env Env, g *globalOptions, opts statsOptions)
 		} else {
 			reasons[s.Reason] = true
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%t\n", q.path(record.DisplayPath(s.Record)), s.Uses, freq, s.Protected)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%t\n", q.Path(record.DisplayPath(s.Record)), s.Uses, freq, s.Protected)
 	}
 	tw.Flush()
 	if len(cands) > 0 {
 		b.WriteString("\nknowledge candidates:\n")
 		for _, c := range cands {
-			fmt.Fprintf(&b, "  %s  %.2f per Mtoken, %d uses in %d sessions\n", q.path(record.DisplayPath(c.Record)), c.Frequency, c.Uses, c.Sessions)
+			fmt.Fprintf(&b, "  %s  %.2f per Mtoken, %d uses in %d sessions\n", q.Path(record.DisplayPath(c.Record)), c.Frequency, c.Uses, c.Sessions)
 		}
 	}
 	for _, r := range []string{metrics.ReasonNoLedger, metrics.ReasonNoneSince, metrics.ReasonNoUses} {

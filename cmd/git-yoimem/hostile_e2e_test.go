@@ -3,7 +3,6 @@
 package main
 
 import (
-	"github.com/yoimem/git-yoimem/internal/quote"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/yoimem/git-yoimem/internal/fixture"
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // Hostile peers: a model command printing gigabytes, a loose object that

@@ -1,4 +1,4 @@
-package main
+package workspace
 
 import (
 	"context"
@@ -9,22 +9,23 @@ import (
 	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
-// pathQuoter prints names as git prints paths (see internal/quote). It
+// PathQuoter prints names as git prints paths (see internal/quote). It
 // asks git for core.quotePath only when a name has a non-ASCII byte, so
 // that ordinary output costs no git process.
-type pathQuoter struct {
+type PathQuoter struct {
 	ctx      context.Context
 	git      gitstore.Git
 	asked    bool
 	nonASCII bool
 }
 
-func newPathQuoter(ctx context.Context, w *workspace) *pathQuoter {
-	return &pathQuoter{ctx: ctx, git: w.repo.Git}
+// PathQuoter quotes paths as the repository's git would.
+func (w *Workspace) PathQuoter(ctx context.Context) *PathQuoter {
+	return &PathQuoter{ctx: ctx, git: w.Repo.Git}
 }
 
-// path quotes name when it has to be.
-func (q *pathQuoter) path(name string) string {
+// Path quotes name when it has to be.
+func (q *PathQuoter) Path(name string) string {
 	if !quote.Needs(name, true) {
 		return name
 	}
@@ -38,10 +39,10 @@ func (q *pathQuoter) path(name string) string {
 	return quote.Path(name, q.nonASCII)
 }
 
-// relToDir shows abs relative to dir, with ../ for what lies above it, as
+// RelToDir shows abs relative to dir, with ../ for what lies above it, as
 // git prints paths from a subdirectory. dir may reach the repository
 // through a symbolic link; it is resolved when that gives a shorter path.
-func relToDir(dir, abs string) string {
+func RelToDir(dir, abs string) string {
 	rel, err := filepath.Rel(dir, abs)
 	if real, rerr := filepath.EvalSymlinks(dir); rerr == nil && real != dir {
 		if r2, err2 := filepath.Rel(real, abs); err2 == nil && (err != nil || len(r2) < len(rel)) {

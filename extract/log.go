@@ -1,4 +1,4 @@
-package main
+package extract
 
 import (
 	"bytes"
@@ -13,18 +13,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/internal/tokens"
 	"github.com/yoimem/git-yoimem/sessionlog"
 )
 
-// sessionLog is an agent session log opened for extract. It is only ever
+// SessionLog is an agent session log opened for extract. It is only ever
 // read, except that a native log gets the pointer appended as one line.
-type sessionLog struct {
-	path    string
-	format  sessionlog.Format
-	session string
+type SessionLog struct {
+	Path    string
+	Format  sessionlog.Format // "" for an empty log: no format to tell yet
+	Session string            // the session id in the log, else the file's name
 }
 
 // logError is a failed stat or open of a session log, naming it once and
@@ -41,8 +40,9 @@ func logError(path string, err error) error {
 // headBytes is how much of a log is read to detect its format and session.
 const headBytes = 64 << 10
 
-// openSessionLog detects the format (unless given) and the session id.
-func openSessionLog(path, format string) (*sessionLog, error) {
+// OpenLog opens a session log: it detects the format (unless given:
+// native, claude-code or codex) and the session id.
+func OpenLog(path, format string) (*SessionLog, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, logError(path, err)
@@ -61,26 +61,26 @@ func openSessionLog(path, format string) (*sessionLog, error) {
 		return nil, fmt.Errorf("read session log %s: %w", quote.PathValue(path, false), err)
 	}
 	head = head[:n]
-	l := &sessionLog{path: path}
+	l := &SessionLog{Path: path}
 	if format != "" {
-		if l.format, err = sessionlog.ParseFormat(format); err != nil {
+		if l.Format, err = sessionlog.ParseFormat(format); err != nil {
 			return nil, fmt.Errorf("--format: %w", err)
 		}
 	} else if len(bytes.TrimSpace(head)) == 0 {
-		l.session = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		l.Session = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		return l, nil // empty: no format to tell yet (format "")
-	} else if l.format, err = sessionlog.Detect(head); err != nil {
+	} else if l.Format, err = sessionlog.Detect(head); err != nil {
 		return nil, fmt.Errorf("session log %s: %w (give --format native|claude-code|codex)", quote.PathValue(path, false), err)
 	}
-	r := sessionlog.NewReader(bytes.NewReader(head), l.format, sessionlog.Options{})
+	r := sessionlog.NewReader(bytes.NewReader(head), l.Format, sessionlog.Options{})
 	for r.SessionID() == "" {
 		if _, err := r.Next(); err != nil {
 			break
 		}
 	}
-	l.session = r.SessionID()
-	if l.session == "" {
-		l.session = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	l.Session = r.SessionID()
+	if l.Session == "" {
+		l.Session = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
 	return l, nil
 }
@@ -100,14 +100,14 @@ func safeName(s string) bool {
 	return true
 }
 
-// key names the log's machine-local state: the agent (format), the
+// Key names the log's machine-local state: the agent (format), the
 // session, and the file's name when it does not hold the session id. A
 // Claude Code sub-agent's transcript (<session>/subagents/agent-<id>.jsonl)
 // carries its parent's session id; it is another log, with its own lines
 // and pointer. Parts that are not safe in a file name become a digest.
-func (l *sessionLog) key() string {
-	k := string(l.format) + "-" + safeOrDigest(l.session)
-	if base := strings.TrimSuffix(filepath.Base(l.path), filepath.Ext(l.path)); !strings.Contains(base, l.session) {
+func (l *SessionLog) Key() string {
+	k := string(l.Format) + "-" + safeOrDigest(l.Session)
+	if base := strings.TrimSuffix(filepath.Base(l.Path), filepath.Ext(l.Path)); !strings.Contains(base, l.Session) {
 		k += "-" + safeOrDigest(base)
 	}
 	return k
@@ -131,23 +131,23 @@ type scanned struct {
 // input tokens of the new part only: a check after one more turn reads
 // that turn. A log that no longer matches the state (shorter, or other
 // bytes before the scan position) starts the state over.
-func (l *sessionLog) scan(st *extract.State, now time.Time) (scanned, error) {
-	f, err := os.Open(l.path)
+func (l *SessionLog) scan(st *State, now time.Time) (scanned, error) {
+	f, err := os.Open(l.Path)
 	if err != nil {
-		return scanned{}, logError(l.path, err)
+		return scanned{}, logError(l.Path, err)
 	}
 	defer f.Close()
 	if ok, err := guardHolds(f, st.Scan.Position, st.Scan.Guard); err != nil {
 		return scanned{}, err
 	} else if !ok {
-		*st = extract.State{Format: string(l.format), Session: l.session, Log: l.path}
+		*st = State{Format: string(l.Format), Session: l.Session, Log: l.Path}
 	}
 	if _, err := f.Seek(st.Scan.Offset, io.SeekStart); err != nil {
-		return scanned{}, fmt.Errorf("read session log %s: %w", l.path, err)
+		return scanned{}, fmt.Errorf("read session log %s: %w", l.Path, err)
 	}
-	opts := sessionlog.Options{StartIndex: st.Scan.Index, StartOffset: st.Scan.Offset, Seen: st.Scan.Seen, SessionID: l.session}
+	opts := sessionlog.Options{StartIndex: st.Scan.Index, StartOffset: st.Scan.Offset, Seen: st.Scan.Seen, SessionID: l.Session}
 	var res scanned
-	if l.format == sessionlog.Native {
+	if l.Format == sessionlog.Native {
 		res, err = l.scanNative(f, st, opts)
 	} else {
 		res, err = l.scanForeign(f, st, opts)
@@ -162,10 +162,10 @@ func (l *sessionLog) scan(st *extract.State, now time.Time) (scanned, error) {
 	return res, err
 }
 
-func (l *sessionLog) scanForeign(f io.Reader, st *extract.State, opts sessionlog.Options) (scanned, error) {
-	tc, err := sessionlog.CountTokens(f, l.format, opts)
+func (l *SessionLog) scanForeign(f io.Reader, st *State, opts sessionlog.Options) (scanned, error) {
+	tc, err := sessionlog.CountTokens(f, l.Format, opts)
 	if err != nil {
-		return scanned{}, fmt.Errorf("read session log %s: %w", l.path, err)
+		return scanned{}, fmt.Errorf("read session log %s: %w", l.Path, err)
 	}
 	res := scanned{from: st.Scan.Index + 1, to: tc.Index, tokens: tc.InputTokens}
 	st.Scan.Index, st.Scan.Offset, st.Scan.Seen = tc.Index, tc.Offset, tc.Seen
@@ -176,14 +176,14 @@ func (l *sessionLog) scanForeign(f io.Reader, st *extract.State, opts sessionlog
 
 // scanNative also finds pointers in the log: a native log carries its own
 // (an extension entry), which wins over what this machine remembers.
-func (l *sessionLog) scanNative(f io.Reader, st *extract.State, opts sessionlog.Options) (scanned, error) {
+func (l *SessionLog) scanNative(f io.Reader, st *State, opts sessionlog.Options) (scanned, error) {
 	return l.scanNativeAfter(f, st, opts, st.Scan.Index)
 }
 
 // scanNativeAfter scans from opts' position; the ledger reading counts only
 // lines after ledgerAfter, which an earlier scan has not counted.
-func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessionlog.Options, ledgerAfter int) (scanned, error) {
-	r := sessionlog.NewReader(f, l.format, opts)
+func (l *SessionLog) scanNativeAfter(f io.Reader, st *State, opts sessionlog.Options, ledgerAfter int) (scanned, error) {
+	r := sessionlog.NewReader(f, l.Format, opts)
 	res := scanned{from: ledgerAfter + 1}
 	type usage struct {
 		index  int
@@ -196,7 +196,7 @@ func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessio
 			break
 		}
 		if err != nil {
-			return scanned{}, fmt.Errorf("read session log %s: %w", l.path, err)
+			return scanned{}, fmt.Errorf("read session log %s: %w", l.Path, err)
 		}
 		if e.Usage != nil {
 			calls = append(calls, usage{e.Index, e.Usage.InputTokens})
@@ -205,15 +205,15 @@ func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessio
 			}
 		}
 		if e.Extension != nil {
-			if p, ok := extract.ParseNativePointer(e.Extension.Domain, e.Extension.Payload); ok && p.Through > st.Pointer.Index && p.Offset <= e.Offset {
+			if p, ok := ParseNativePointer(e.Extension.Domain, e.Extension.Payload); ok && p.Through > st.Pointer.Index && p.Offset <= e.Offset {
 				if p.Through < st.Scan.Index {
 					// The pointer is behind this scan's start: count again
 					// from it (once; the log is the authority).
-					st.Pointer = extract.Position{Index: p.Through, Offset: p.Offset}
-					st.Scan = extract.Scan{Position: st.Pointer}
+					st.Pointer = Position{Index: p.Through, Offset: p.Offset}
+					st.Scan = Scan{Position: st.Pointer}
 					return l.rescanFromPointer(st, ledgerAfter)
 				}
-				st.Pointer = extract.Position{Index: p.Through, Offset: p.Offset}
+				st.Pointer = Position{Index: p.Through, Offset: p.Offset}
 				st.Scan.Tokens, st.Scan.Calls = 0, 0
 				for _, c := range calls {
 					if c.index > p.Through {
@@ -227,8 +227,8 @@ func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessio
 			// records is bookkeeping, not activity: the pointer steps over
 			// it, so that it alone never makes a run due (each run would
 			// append another) nor is extracted.
-			if p, ok := extract.ParseNativePointer(e.Extension.Domain, e.Extension.Payload); ok && p.Through == st.Pointer.Index && p.Offset == st.Pointer.Offset && e.Offset == st.Pointer.Offset {
-				st.Pointer = extract.Position{Index: e.Index, Offset: e.End}
+			if p, ok := ParseNativePointer(e.Extension.Domain, e.Extension.Payload); ok && p.Through == st.Pointer.Index && p.Offset == st.Pointer.Offset && e.Offset == st.Pointer.Offset {
+				st.Pointer = Position{Index: e.Index, Offset: e.End}
 			}
 		}
 	}
@@ -244,22 +244,22 @@ func (l *sessionLog) scanNativeAfter(f io.Reader, st *extract.State, opts sessio
 // rescanFromPointer counts the tokens after a pointer found behind the
 // scan position. The ledger reading counts only lines after ledgerAfter,
 // where the scan that found the pointer began: the ledger has the rest.
-func (l *sessionLog) rescanFromPointer(st *extract.State, ledgerAfter int) (scanned, error) {
-	f, err := os.Open(l.path)
+func (l *SessionLog) rescanFromPointer(st *State, ledgerAfter int) (scanned, error) {
+	f, err := os.Open(l.Path)
 	if err != nil {
-		return scanned{}, logError(l.path, err)
+		return scanned{}, logError(l.Path, err)
 	}
 	defer f.Close()
 	if _, err := f.Seek(st.Scan.Offset, io.SeekStart); err != nil {
-		return scanned{}, fmt.Errorf("read session log %s: %w", l.path, err)
+		return scanned{}, fmt.Errorf("read session log %s: %w", l.Path, err)
 	}
-	opts := sessionlog.Options{StartIndex: st.Scan.Index, StartOffset: st.Scan.Offset, SessionID: l.session}
+	opts := sessionlog.Options{StartIndex: st.Scan.Index, StartOffset: st.Scan.Offset, SessionID: l.Session}
 	return l.scanNativeAfter(f, st, opts, ledgerAfter)
 }
 
 // guardHolds tells whether the bytes before pos still have the digest
 // guard; a position at the start always holds.
-func guardHolds(f *os.File, pos extract.Position, guard string) (bool, error) {
+func guardHolds(f *os.File, pos Position, guard string) (bool, error) {
 	if pos.Offset == 0 {
 		return true, nil
 	}
@@ -275,30 +275,30 @@ func guardHolds(f *os.File, pos extract.Position, guard string) (bool, error) {
 }
 
 func guardAt(f *os.File, offset int64) (string, error) {
-	start := max(0, offset-extract.GuardBytes)
+	start := max(0, offset-GuardBytes)
 	b := make([]byte, offset-start)
 	if _, err := f.ReadAt(b, start); err != nil && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("read session log %s: %w", f.Name(), err)
 	}
-	return extract.GuardOf(b), nil
+	return GuardOf(b), nil
 }
 
 // readRange reads the entries between the pointer and the scan position.
-func (l *sessionLog) readRange(st extract.State) ([]sessionlog.Entry, error) {
-	f, err := os.Open(l.path)
+func (l *SessionLog) readRange(st State) ([]sessionlog.Entry, error) {
+	f, err := os.Open(l.Path)
 	if err != nil {
-		return nil, logError(l.path, err)
+		return nil, logError(l.Path, err)
 	}
 	defer f.Close()
 	if _, err := f.Seek(st.Pointer.Offset, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("read session log %s: %w", l.path, err)
+		return nil, fmt.Errorf("read session log %s: %w", l.Path, err)
 	}
-	r := sessionlog.NewReader(io.LimitReader(f, st.Scan.Offset-st.Pointer.Offset), l.format, sessionlog.Options{
-		StartIndex: st.Pointer.Index, StartOffset: st.Pointer.Offset, SessionID: l.session,
+	r := sessionlog.NewReader(io.LimitReader(f, st.Scan.Offset-st.Pointer.Offset), l.Format, sessionlog.Options{
+		StartIndex: st.Pointer.Index, StartOffset: st.Pointer.Offset, SessionID: l.Session,
 	})
 	entries, err := r.ReadAll()
 	if err != nil {
-		return nil, fmt.Errorf("read session log %s: %w", l.path, err)
+		return nil, fmt.Errorf("read session log %s: %w", l.Path, err)
 	}
 	return entries, nil
 }
@@ -307,10 +307,10 @@ func (l *sessionLog) readRange(st extract.State) ([]sessionlog.Entry, error) {
 // appends only at a line boundary: a half-written last line (the agent
 // mid-write) would be glued to ours, so the pointer then waits for the
 // next run (the machine-local state has it meanwhile).
-func (l *sessionLog) appendPointer(line []byte) (bool, error) {
-	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND, 0)
+func (l *SessionLog) appendPointer(line []byte) (bool, error) {
+	f, err := os.OpenFile(l.Path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
-		return false, fmt.Errorf("append the pointer to %s: %w", l.path, err)
+		return false, fmt.Errorf("append the pointer to %s: %w", l.Path, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
@@ -324,10 +324,10 @@ func (l *sessionLog) appendPointer(line []byte) (bool, error) {
 		}
 	}
 	if _, err := f.Write(line); err != nil {
-		return false, fmt.Errorf("append the pointer to %s: %w", l.path, err)
+		return false, fmt.Errorf("append the pointer to %s: %w", l.Path, err)
 	}
 	if err := f.Sync(); err != nil {
-		return false, fmt.Errorf("append the pointer to %s: %w", l.path, err)
+		return false, fmt.Errorf("append the pointer to %s: %w", l.Path, err)
 	}
 	return true, nil
 }

@@ -1,4 +1,4 @@
-package main
+package extract
 
 import (
 	"errors"
@@ -9,36 +9,41 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/yoimem/git-yoimem/extract"
-	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
 	"github.com/yoimem/git-yoimem/record"
 )
 
-// writeStaging writes the staging file atomically and durably.
-func (x *extractor) writeStaging(run extractRun, a extract.Activity) (string, error) {
+// writeStaging writes the staging file atomically and durably; its id.
+func (r *Runner) writeStaging(run RunReport, label string, a Activity) (string, error) {
 	u, err := uuid.NewV7()
 	if err != nil {
 		return "", fmt.Errorf("staging id: %w", err)
 	}
-	s := extract.Staging{
-		Version: extract.StagingVersion, ID: u.String(), CreatedAt: x.env.Now().UTC().Truncate(time.Second),
-		Source: extract.Source{SessionID: x.log.session, Range: [2]int{run.From, run.To}},
-		Agent:  string(x.log.format), Model: x.modelLabel, Activity: a,
+	s := Staging{
+		Version: StagingVersion, ID: u.String(), CreatedAt: r.Now().UTC().Truncate(time.Second),
+		Source: Source{SessionID: r.Log.Session, Range: [2]int{run.From, run.To}},
+		Agent:  string(r.Log.Format), Model: label, Activity: a,
 	}
 	b, err := s.Marshal()
 	if err != nil {
 		return "", err
 	}
-	dir, err := realDir(x.w.root, record.Dir+"/"+record.StagingDir)
+	dir, err := realDir(filepath.Dir(r.YoiDir), record.Dir+"/"+record.StagingDir)
 	if err != nil {
 		return "", err
 	}
-	removeStaleTemps(dir, x.env.Now())
+	removeStaleTemps(dir, r.Now())
 	if err := atomicfile.Write(filepath.Join(dir, s.ID+".json"), b, 0o644); err != nil {
 		return "", err
 	}
 	return s.ID, nil
+}
+
+// checkYoi: a run stages its answer in .yoi/, which must exist (and be a
+// real directory) before the model is asked.
+func (r *Runner) checkYoi() error {
+	_, err := realDir(filepath.Dir(r.YoiDir), record.Dir)
+	return err
 }
 
 // removeStaleTemps removes temporary files a killed run left in the
@@ -52,7 +57,7 @@ func removeStaleTemps(dir string, now time.Time) {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp-") || !e.Type().IsRegular() {
+		if !isTemp(name) || !e.Type().IsRegular() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > time.Hour {
@@ -61,8 +66,10 @@ func removeStaleTemps(dir string, now time.Time) {
 	}
 }
 
+func isTemp(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") }
+
 // realDir makes the directory rel below root (its first component, .yoi,
-// must exist: gitstore.ErrNoYoi otherwise), each component a real
+// must exist: record.ErrNoYoi otherwise), each component a real
 // directory: a symlink anywhere on the way (.yoi/memory pointing outside,
 // say) is refused, so nothing is written outside .yoi/.
 func realDir(root, rel string) (string, error) {
@@ -77,7 +84,7 @@ func realDir(root, rel string) (string, error) {
 		}
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			return "", gitstore.ErrNoYoi
+			return "", fmt.Errorf("%s: %w", dir, record.ErrNoYoi)
 		case err != nil:
 			return "", err
 		case fi.Mode()&os.ModeSymlink != 0:
@@ -89,11 +96,30 @@ func realDir(root, rel string) (string, error) {
 	return dir, nil
 }
 
-// noYoi is the error for a workspace without .yoi/, with the hint to make
-// it; other errors pass through.
-func noYoi(env Env, w *workspace, err error) error {
-	if errors.Is(err, gitstore.ErrNoYoi) {
-		return cannotRun(fmt.Errorf("no .yoi/ in %s", displayPath(env, w.root)), "run 'git yoimem init' first")
+// StagingUsage counts the staging entries waiting in dir (files
+// <id>.json; not temporary files nor anything else) and their bytes: what
+// a consolidation trigger compares with yoimem.consolidate.stagingFiles
+// and .stagingBytes. A missing directory holds none.
+func StagingUsage(dir string) (files int, bytes int64, err error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, 0, nil
+	} else if err != nil {
+		return 0, 0, fmt.Errorf("read %s: %w", dir, err)
 	}
-	return cannotRun(err)
+	for _, e := range entries {
+		name := e.Name()
+		if isTemp(name) || !strings.HasSuffix(name, ".json") || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if errors.Is(err, os.ErrNotExist) {
+			continue // consumed meanwhile
+		} else if err != nil {
+			return 0, 0, fmt.Errorf("read %s: %w", dir, err)
+		}
+		files++
+		bytes += info.Size()
+	}
+	return files, bytes, nil
 }

@@ -1,0 +1,179 @@
+package archtest
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/yoimem/git-yoimem/"
+
+// forbidden says, for a package (a path below the module; "x/..." is x
+// and every package below it), which of the module's packages it must not
+// import directly ("x/..." likewise). The layers of docs/architecture.md:
+// leaves and pure cores know nothing of git, the workspace or the
+// runners; the workspace knows no runner; nothing but the command imports
+// the front ends.
+func forbidden() map[string][]string {
+	return map[string][]string{
+		"record": {"..."}, // but internal/
+		"memlog": {"..."},
+		// config and metrics read records' paths and names, nothing else
+		"config":            {"memlog/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/..."},
+		"metrics":           {"memlog/...", "config/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/..."},
+		"sessionlog":        {"..."},
+		"llm":               {"..."},
+		"lint":              {"gitstore/...", "workspace/...", "memory/...", "extract/...", "consolidate/...", "llm/...", "metrics/...", "hooks/...", "mcp/...", "config/..."},
+		"memory":            {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "mcp/...", "config/...", "metrics/..."},
+		"extract":           {"gitstore/...", "workspace/...", "consolidate/...", "memory/...", "lint/...", "hooks/...", "mcp/...", "config/..."},
+		"gitstore":          {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "hooks/...", "mcp/...", "metrics/...", "sessionlog/..."},
+		"workspace":         {"extract/...", "consolidate/...", "hooks/...", "mcp/...", "sessionlog/..."},
+		"hooks":             {"..."},
+		"hooks/check":       {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "mcp/...", "hooks"},
+		"mcp":               {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "config/..."},
+		"consolidate/rules": {"gitstore/...", "workspace/...", "llm/...", "mcp/...", "hooks/...", "consolidate/agent"},
+		"consolidate/agent": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
+		"consolidate":       {"mcp/...", "hooks/...", "llm/apis"},
+		// helpers; the catalog caches memory's examinations of records
+		"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
+	}
+}
+
+// sdks are the model SDKs: only llm/apis and the helper that wraps it
+// may link them.
+func sdks() []string { return []string{"github.com/anthropics/", "github.com/openai/"} }
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// statSources stats every Go file of the module: go test caches a test's
+// result by the files it touches, and go list, which reads them, runs in
+// another process.
+func statSources(t *testing.T) {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".go") || d.Name() == "go.mod") {
+			_, err = os.Stat(p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	statSources(t)
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	cmd := exec.Command(goBin, "list", "-deps=false", "-json=ImportPath,Imports,Deps", module+"...")
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("go list: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// matches tells whether rel (below the module) is pattern.
+func matches(pattern, rel string) bool {
+	if pattern == "..." {
+		return true
+	}
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return rel == base || strings.HasPrefix(rel, base+"/")
+	}
+	return rel == pattern
+}
+
+// rulesFor are the forbidden imports of rel: those of the most specific
+// pattern that names it.
+func rulesFor(rel string) (string, []string) {
+	rules := forbidden()
+	best := ""
+	for pattern := range rules {
+		if matches(pattern, rel) && len(pattern) > len(best) {
+			best = pattern
+		}
+	}
+	return best, rules[best]
+}
+
+func TestImportRules(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := strings.TrimPrefix(p.ImportPath, module)
+		if strings.HasPrefix(rel, "bench/") || rel == "internal/archtest" {
+			continue
+		}
+		pattern, rules := rulesFor(rel)
+		for _, imp := range p.Imports {
+			dep, ours := strings.CutPrefix(imp, module)
+			if !ours || strings.HasPrefix(dep, "internal/") {
+				continue // every package may use internal/ helpers
+			}
+			if strings.HasPrefix(dep, "cmd/") {
+				t.Errorf("%s imports %s: nothing imports a command", rel, dep)
+			}
+			for _, f := range rules {
+				if matches(f, dep) && dep != rel {
+					t.Errorf("%s imports %s (docs/architecture.md: %s may not import %s)", rel, dep, pattern, f)
+				}
+			}
+		}
+		if rel == "llm/apis" || rel == "cmd/git-yoimem-llm" {
+			continue
+		}
+		for _, d := range p.Deps {
+			for _, sdk := range sdks() {
+				if strings.HasPrefix(d, sdk) {
+					t.Errorf("%s links %s: only llm/apis and git-yoimem-llm may", rel, d)
+				}
+			}
+		}
+	}
+}
+
+func TestRulesFor(t *testing.T) {
+	for rel, want := range map[string]string{
+		"record": "record", "consolidate": "consolidate", "consolidate/rules": "consolidate/rules",
+		"internal/lockfile": "internal/...", "hooks/check": "hooks/check", "cmd/git-yoimem": "",
+	} {
+		if got, _ := rulesFor(rel); got != want {
+			t.Errorf("rulesFor(%s) = %s; want %s", rel, got, want)
+		}
+	}
+}
