@@ -1,0 +1,106 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/yoimem/git-yoimem/consolidate"
+	"github.com/yoimem/git-yoimem/llm"
+	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// newToolbox is the toolbox of a run over the sample.
+func newToolbox(t *testing.T, mutate func(*consolidate.Input)) (*toolbox, *consolidate.Session) {
+	t.Helper()
+	s := newSession(t, sampleInput(t, mutate))
+	e := Engine{Search: memory.Options{MaxResults: 10, ExcerptLines: 1}}
+	_, tb, err := e.start(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb, s
+}
+
+// do runs one call and returns what the model would see.
+func do(t *testing.T, tb *toolbox, name, input string) (string, bool) {
+	t.Helper()
+	out, err := tb.call(context.Background(), llm.ToolCall{ID: "c", Name: name, Input: []byte(input)})
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, input, err)
+	}
+	return out.result.Content, out.result.IsError
+}
+
+// TestToolCalls: what each tool answers, in sequence over one session.
+func TestToolCalls(t *testing.T) {
+	tb, s := newToolbox(t, nil)
+	steps := []struct {
+		name, input string
+		isErr       bool
+		want        []string
+	}{
+		// Reads show what guards a record, and the staging entries.
+		{ToolRead, js(ReadInput{Path: "memory/summary.md"}), false, []string{"=== .yoi/memory/summary.md (protected: 5.00 uses per Mtoken) ===\n---\nupdated_at:"}},
+		{ToolRead, js(ReadInput{Path: ".yoi/memory/decisions/use-sqlite.md"}), false, []string{"(locked: never changed)"}},
+		{ToolRead, js(ReadInput{Path: ".yoi/memory/decisions/json-logs.md"}), false, []string{"(unused)"}},
+		{ToolRead, js(ReadInput{Path: ".yoi/memory/_staging/019ad5e0-7a00-7b00-8c00-000000000001.json"}), false, []string{"e1: staging entry 019ad5e0-7a00-7b00-8c00-000000000001, session 5f0c2e1a-8d7b-4c3e-9a61-2b7d4e9f0c11 entries 2-17", "- failed: exponential backoff retrying every error"}},
+		{ToolRead, js(ReadInput{Path: ".yoi/memory/_staging/0000.json"}), true, []string{"is not a staging entry of this run: this run's only entry is e1"}},
+		{ToolRead, js(ReadInput{Path: ".yoi/knowledge/nope.md"}), true, []string{".yoi/knowledge/nope.md: no such record; find records with memory_search or knowledge_search"}},
+		// Searches answer as the MCP server does.
+		{ToolKnowledgeSearch, js(SearchInput{Query: "wal"}), false, []string{`"path":".yoi/knowledge/sqlite-pragmas.md"`, `"more":0`}},
+		{ToolMemorySearch, js(SearchInput{Kind: "decision"}), false, []string{`"slug":"json-logs"`, `"slug":"structured-logging"`, `"slug":"use-sqlite"`}},
+		{ToolMemorySearch, js(SearchInput{}), true, []string{"empty query"}},
+		// A new decision by the entry's ID, then the open one replaced by
+		// it, named by its slug.
+		{ToolWrite, js(WriteInput{Path: "memory/decisions/slog-request-ids.md", Content: "---\nstatus: resolved\n---\n# Request IDs in every log line\nYes: the middleware puts them in the context.\n", Reason: "settled", StagingIDs: []string{"019ad5e0-7a00-7b00-8c00-000000000001"}}), false, []string{"Done: add .yoi/memory/decisions/slog-request-ids.md; sources from e1 attached."}},
+		{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/structured-logging.md", Operation: "replace", Target: "slog-request-ids", Categories: []string{"superseded"}, Reason: "settled by slog-request-ids"}), false, []string{"Done: replace .yoi/memory/decisions/structured-logging.md -> .yoi/memory/decisions/slog-request-ids.md."}},
+		// Edits: one occurrence, or a clear error.
+		{ToolEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "twice", New: "twice", Reason: "r"}), true, []string{"it changes nothing"}},
+		{ToolEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "thrice", New: "x", Reason: "r"}), true, []string{"does not occur in .yoi/memory/requests/checkout-retries.md; read the record again"}},
+		{ToolEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "e", New: "x", Reason: "r"}), true, []string{"occurs"}},
+		{ToolEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "twice with\nbackoff", New: "CHECKOUT_RETRIES times (default 2) with\njittered backoff", Reason: "made configurable", StagingIDs: []string{"e1"}}), false, []string{"Done: update .yoi/memory/requests/checkout-retries.md; sources from e1 attached."}},
+		{ToolEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "x", New: "y", Operation: "merge", Reason: "r"}), true, []string{`operation "merge": memory_edit makes an update, trim or rewrite`}},
+		{ToolWrite, js(WriteInput{Path: ".yoi/memory/requests/checkout-retries.md", Operation: "squash", Reason: "r"}), true, []string{`unknown operation "squash"`}},
+		// Reads see the run's own changes.
+		{ToolRead, js(ReadInput{Path: ".yoi/memory/decisions/structured-logging.md"}), false, []string{"status: replaced\nreplaced_by: slog-request-ids\n"}},
+		{ToolMemorySearch, js(SearchInput{Query: "CHECKOUT_RETRIES"}), false, []string{`"slug":"checkout-retries"`}},
+	}
+	for i, st := range steps {
+		got, isErr := do(t, tb, st.name, st.input)
+		if isErr != st.isErr {
+			t.Errorf("step %d %s: error %v, want %v: %s", i+1, st.name, isErr, st.isErr, got)
+		}
+		for _, w := range st.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("step %d %s: %q lacks %q", i+1, st.name, got, w)
+			}
+		}
+	}
+	if got := strings.Join(s.Used(), ","); got != "019ad5e0-7a00-7b00-8c00-000000000001" {
+		t.Errorf("Used = %s", got)
+	}
+	rec, _ := s.Snapshot().Read("memory/requests/checkout-retries.md")
+	if !strings.Contains(string(rec), "session_id: 5f0c2e1a-8d7b-4c3e-9a61-2b7d4e9f0c11") {
+		t.Errorf("the request did not get its source:\n%s", rec)
+	}
+}
+
+// TestToolResultBound: a result over the budget is refused with its size,
+// the limit and the setting, never cut.
+func TestToolResultBound(t *testing.T) {
+	tb, _ := newToolbox(t, func(in *consolidate.Input) {
+		files := sampleFiles(t)
+		files["knowledge/huge.md"] = []byte("---\nkind: fact\ndescription: big\nmodel_invokation: false\nuser_invocable: true\n---\n" + strings.Repeat("word ", 20000))
+		in.Base = record.MapSnapshot(files)
+	})
+	got, isErr := do(t, tb, ToolRead, js(ReadInput{Path: "knowledge/huge.md"}))
+	if !isErr || !strings.Contains(got, ".yoi/knowledge/huge.md is 100,112 characters, over the limit of 60,000 for one tool result (yoimem.consolidate.budgetChars)") {
+		t.Errorf("read: %v %s", isErr, got)
+	}
+	got, isErr = do(t, tb, ToolKnowledgeSearch, js(SearchInput{Slug: "huge"}))
+	if !isErr || !strings.Contains(got, "the search's answer is") || !strings.Contains(got, "over the limit of 60,000") {
+		t.Errorf("search: %v %s", isErr, got)
+	}
+}
