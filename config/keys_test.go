@@ -19,6 +19,7 @@ var wantKeys = []struct {
 	{"yoimem.consolidate.stagingFiles", Int, "8"},
 	{"yoimem.consolidate.stagingBytes", Size, "262144"},
 	{"yoimem.consolidate.maxTurns", Int, "40"},
+	{"yoimem.consolidate.budgetChars", Int, "60000"},
 	{"yoimem.llm.anthropicBaseURL", String, ""},
 	{"yoimem.llm.openaiBaseURL", String, ""},
 	{"yoimem.llm.timeoutSeconds", Int, "300"},
@@ -82,7 +83,7 @@ func TestKeysIsFresh(t *testing.T) {
 func TestKeyNameConstants(t *testing.T) {
 	consts := []string{
 		KeyBranch, KeyBaseBranch, KeyExtractModel, KeyExtractTokenThreshold,
-		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns,
+		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns, KeyConsolidateBudgetChars,
 		KeyLLMAnthropicBaseURL, KeyLLMOpenAIBaseURL, KeyLLMTimeoutSeconds, KeyLLMMaxRetries,
 		KeyLLMMaxReplyBytes, KeyLLMMaxRequestBytes,
 		KeySearchMaxResults, KeySearchExcerptLines, KeyContextBudgetChars,
