@@ -89,6 +89,7 @@ func TestRefusalsAreToolErrors(t *testing.T) {
 		{call{ToolDelete, js(DeleteInput{Path: ".yoi/memory/requests/checkout-retries.md", Reason: "r"})}, "needs one or more categories"},
 		{call{ToolWrite, js(WriteInput{Path: ".yoi/knowledge/checkout-retries.md", Content: knowledge, Reason: "r", DerivedFrom: []string{".yoi/memory/decisions/structured-logging.md"}})}, "not in the knowledge-candidate report"},
 		{call{ToolWrite, js(WriteInput{Path: ".yoi/knowledge/checkout-retries.md", Content: knowledge, Reason: "r", StagingIDs: []string{"e1"}})}, "comes only from records of the knowledge-candidate report"},
+		{call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/structured-logging.md", Operation: "split", Target: ".yoi/knowledge/slog-levels.md", Content: knowledge, Rest: "---\nstatus: open\n---\n# Structured logging with log/slog\n\nOpen: whether request IDs go in every line. Leaning yes; see #request-ids.\n", Categories: []string{"noisy"}, Reason: "r"})}, "not in the knowledge-candidate report"},
 		{call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, Reason: "r"})}, "needs the staging entries"},
 		{call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, Reason: "r", StagingIDs: []string{"e9"}})}, `no staging entry "e9": this run's only entry is e1`},
 		{call{ToolEdit, js(EditInput{Path: ".yoi/memory/decisions/structured-logging.md", Old: "status: open", New: "status: replaced\nreplaced_by: json-logs", Reason: "r"})}, "operation replace"},
