@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +30,8 @@ func TestRecordedRun(t *testing.T) {
 	}
 	s := newSession(t, sampleInput(t, nil))
 	var log []string
-	e := &Engine{Provider: p, ModelName: "replay:" + recorded, Progress: func(ev Event) {
+	rec := &recording{Provider: p}
+	e := &Engine{Provider: rec, ModelName: "replay:" + recorded, Progress: func(ev Event) {
 		if ev.Kind == EventTool {
 			log = append(log, fmt.Sprintf("turn %d: %s %s refused=%v", ev.Turn, ev.Tool, ev.Target, ev.Refused))
 		}
@@ -59,6 +62,41 @@ func TestRecordedRun(t *testing.T) {
 	if _, err := msg.Format(); err != nil {
 		t.Errorf("the operations make no valid commit message: %v", err)
 	}
+
+	// docs/consolidate.md quotes the refusal the model got.
+	refusal := rec.result("write_1")
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "consolidate.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refusal == "" || !strings.Contains(string(doc), "```\n"+refusal+"\n```") {
+		t.Errorf("docs/consolidate.md does not quote the refusal:\n%s", refusal)
+	}
+}
+
+// recording is a provider that keeps the requests it was given.
+type recording struct {
+	llm.Provider
+	reqs []llm.Request
+}
+
+func (r *recording) Call(ctx context.Context, req llm.Request) (llm.Response, error) {
+	r.reqs = append(r.reqs, req)
+	return r.Provider.Call(ctx, req)
+}
+
+// result is the content of the tool result for call id, as last sent.
+func (r *recording) result(id string) string {
+	for i := len(r.reqs) - 1; i >= 0; i-- {
+		for _, m := range r.reqs[i].Messages {
+			for _, res := range m.ToolResults {
+				if res.CallID == id {
+					return res.Content
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // TestRecordedRunOverCommittedSample: the demo may consolidate before or
