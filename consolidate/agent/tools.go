@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -123,11 +124,17 @@ func Tools() ([]llm.Tool, error) {
 
 // inputSchema infers the tool's input schema from its struct (fields
 // without omitempty are required; jsonschema tags describe them, as the
-// MCP SDK infers them) and adds the enums.
+// MCP SDK infers them), types list fields as plain arrays (not "null or
+// array", which some OpenAI-compatible servers refuse) and adds the enums.
 func inputSchema(d toolDef) (json.RawMessage, error) {
 	s, err := jsonschema.ForType(reflect.TypeOf(d.input), nil)
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range s.Properties {
+		if p.Items != nil {
+			p.Type, p.Types = "array", nil
+		}
 	}
 	for field, values := range d.enums {
 		p := s.Properties[field]
@@ -141,5 +148,11 @@ func inputSchema(d toolDef) (json.RawMessage, error) {
 			p.Enum = append(p.Enum, v)
 		}
 	}
-	return json.Marshal(s)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSpace(b.Bytes()), nil
 }
