@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"os/exec"
 	"strconv"
@@ -262,5 +263,24 @@ func TestNoSDK(t *testing.T) {
 				t.Errorf("consolidate/agent depends on %s", dep)
 			}
 		}
+	}
+}
+
+// TestInterrupted: a run whose context ends (an interrupt) stops with
+// the context's error, and the change the model asked for after it is
+// not applied.
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(quick(t))
+	srv := newScripted(t, "anthropic", func(*testing.T, []seen) reply {
+		cancel()
+		return calls(call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "r", StagingIDs: []string{"e1"}})})
+	})
+	s := newSession(t, sampleInput(t, nil))
+	err := (&Engine{Provider: srv.provider(t, llm.Options{})}).Run(ctx, s)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v", err)
+	}
+	if s.Changes().Len() != 0 {
+		t.Error("a change was applied after the interrupt")
 	}
 }
