@@ -39,12 +39,12 @@ func TestLinterRefusalCorrected(t *testing.T) {
 			s, _, err := run(t, wire, Engine{}, nil,
 				func(t *testing.T, got []seen) reply {
 					expect(t, got)
-					return calls(call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: bad, Reason: "decided in the tinyshop session", StagingIDs: []string{"e1"}})})
+					return calls(call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: bad, Reason: "decided in the tinyshop session", StagingIDs: []string{"e1"}})})
 				},
 				func(t *testing.T, got []seen) reply {
 					expect(t, got, "ERR:the linter refuses it")
 					expect(t, got, "ERR:status-enum")
-					return calls(call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "decided in the tinyshop session", StagingIDs: []string{"e1"}})})
+					return calls(call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "decided in the tinyshop session", StagingIDs: []string{"e1"}})})
 				},
 				func(t *testing.T, got []seen) reply {
 					expect(t, got, "Done: add .yoi/memory/decisions/checkout-retry-backoff.md; sources from e1 attached.")
@@ -79,28 +79,28 @@ func TestRefusalsAreToolErrors(t *testing.T) {
 		c    call
 		want string
 	}{
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/config", Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "is not a record"},
-		{call{ToolWrite, js(WriteInput{Path: "../outside.md", Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "leaves .yoi/"},
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/workflow/deploy.md", Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "never writes under .yoi/workflow/"},
-		{call{ToolEdit, js(EditInput{Path: ".yoi/memory/decisions/use-sqlite.md", Old: "WAL mode covers our write rate.", New: "WAL mode.", Reason: "r"})}, "is locked"},
-		{call{ToolDelete, js(DeleteInput{Path: ".yoi/knowledge/sqlite-pragmas.md", Categories: []string{"unused"}, Reason: "r"})}, "is protected"},
-		{call{ToolEdit, js(EditInput{Path: ".yoi/memory/summary.md", Old: summaryBody, New: "", Operation: "trim", Categories: []string{"noisy"}, Reason: "shorter"})}, "never heavily compressed"},
-		{call{ToolDelete, js(DeleteInput{Path: ".yoi/memory/decisions/json-logs.md", Categories: []string{"superseded"}, Reason: "r"})}, "decisions are never deleted"},
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/memory/requests/checkout-retries.md", Operation: "rewrite", Content: "---\n---\n# Retry failed checkouts\nRetry twice, never a declined card.\n", Reason: "r"})}, "needs one or more categories"},
-		{call{ToolDelete, js(DeleteInput{Path: ".yoi/memory/requests/checkout-retries.md", Reason: "r"})}, "needs one or more categories"},
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/knowledge/checkout-retries.md", Content: knowledge, Reason: "r", DerivedFrom: []string{".yoi/memory/decisions/structured-logging.md"}})}, "not in the knowledge-candidate report"},
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/knowledge/checkout-retries.md", Content: knowledge, Reason: "r", StagingIDs: []string{"e1"}})}, "comes only from records of the knowledge-candidate report"},
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/structured-logging.md", Operation: "split", Target: ".yoi/knowledge/slog-levels.md", Content: knowledge, Rest: "---\nstatus: open\n---\n# Structured logging with log/slog\n\nOpen: whether request IDs go in every line. Leaning yes; see #request-ids.\n", Categories: []string{"noisy"}, Reason: "r"})}, "not in the knowledge-candidate report"},
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, Reason: "r"})}, "needs the staging entries"},
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, Reason: "r", StagingIDs: []string{"e9"}})}, `no staging entry "e9": this run's only entry is e1`},
-		{call{ToolEdit, js(EditInput{Path: ".yoi/memory/decisions/structured-logging.md", Old: "status: open", New: "status: replaced\nreplaced_by: json-logs", Reason: "r"})}, "operation replace"},
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, StagingIDs: []string{"e1"}})}, "give a reason"},
-		{call{ToolWrite, js(WriteInput{Path: ".yoi/memory/requests/checkout-retries.md", Operation: "drop", Reason: "r"})}, "drop a record with memory_delete"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/config", Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "is not a record"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: "../outside.md", Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "leaves .yoi/"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/workflow/deploy.md", Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "never writes under .yoi/workflow/"},
+		{call{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/decisions/use-sqlite.md", Old: "WAL mode covers our write rate.", New: "WAL mode.", Reason: "r"})}, "is locked"},
+		{call{ToolMemoryDelete, js(DeleteInput{Path: ".yoi/knowledge/sqlite-pragmas.md", Categories: []string{"unused"}, Reason: "r"})}, "is protected"},
+		{call{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/summary.md", Old: summaryBody, New: "", Operation: "trim", Categories: []string{"noisy"}, Reason: "shorter"})}, "never heavily compressed"},
+		{call{ToolMemoryDelete, js(DeleteInput{Path: ".yoi/memory/decisions/json-logs.md", Categories: []string{"superseded"}, Reason: "r"})}, "decisions are never deleted"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/requests/checkout-retries.md", Operation: "rewrite", Content: "---\n---\n# Retry failed checkouts\nRetry twice, never a declined card.\n", Reason: "r"})}, "needs one or more categories"},
+		{call{ToolMemoryDelete, js(DeleteInput{Path: ".yoi/memory/requests/checkout-retries.md", Reason: "r"})}, "needs one or more categories"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/knowledge/checkout-retries.md", Content: knowledge, Reason: "r", DerivedFrom: []string{".yoi/memory/decisions/structured-logging.md"}})}, "not in the knowledge-candidate report"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/knowledge/checkout-retries.md", Content: knowledge, Reason: "r", StagingIDs: []string{"e1"}})}, "comes only from records of the knowledge-candidate report"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/structured-logging.md", Operation: "split", Target: ".yoi/knowledge/slog-levels.md", Content: knowledge, Rest: "---\nstatus: open\n---\n# Structured logging with log/slog\n\nOpen: whether request IDs go in every line. Leaning yes; see #request-ids.\n", Categories: []string{"noisy"}, Reason: "r"})}, "not in the knowledge-candidate report"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, Reason: "r"})}, "needs the staging entries"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, Reason: "r", StagingIDs: []string{"e9"}})}, `no staging entry "e9": this run's only entry is e1`},
+		{call{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/decisions/structured-logging.md", Old: "status: open", New: "status: replaced\nreplaced_by: json-logs", Reason: "r"})}, "operation replace"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, StagingIDs: []string{"e1"}})}, "give a reason"},
+		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/requests/checkout-retries.md", Operation: "drop", Reason: "r"})}, "drop a record with memory_delete"},
 		{call{"shell", `{"cmd":"rm -rf .yoi"}`}, "no such tool"},
-		{call{ToolRead, `{"path":".yoi/memory/summary.md","blob":"x"}`}, `unknown field "blob"`},
-		{call{ToolRead, `"just a string"`}, "the input is a JSON string, not an object of the fields path"},
-		{call{ToolWrite, `{"path":"memory/requests/x.md","reason":"r","staging_ids":"e1"}`}, "field staging_ids is a JSON string, want an array"},
-		{call{ToolRead, js(ReadInput{Path: ".yoi/workflow/deploy.md"})}, "is not a record"},
+		{call{ToolMemoryRead, `{"path":".yoi/memory/summary.md","blob":"x"}`}, `unknown field "blob"`},
+		{call{ToolMemoryRead, `"just a string"`}, "the input is a JSON string, not an object of the fields path"},
+		{call{ToolMemoryWrite, `{"path":"memory/requests/x.md","reason":"r","staging_ids":"e1"}`}, "field staging_ids is a JSON string, want an array"},
+		{call{ToolMemoryRead, js(ReadInput{Path: ".yoi/workflow/deploy.md"})}, "is not a record"},
 	}
 	var batch []call
 	var want []string
@@ -160,7 +160,7 @@ func TestTurnLimit(t *testing.T) {
 // nothing).
 func TestModelFailures(t *testing.T) {
 	write := func(t *testing.T, got []seen) reply {
-		return calls(call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "r", StagingIDs: []string{"e1"}})})
+		return calls(call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "r", StagingIDs: []string{"e1"}})})
 	}
 	for _, wire := range wires {
 		t.Run(wire+"/500", func(t *testing.T) {
@@ -190,7 +190,7 @@ func TestReportNeedsEveryEntry(t *testing.T) {
 				reportStep("done"),
 				func(t *testing.T, got []seen) reply {
 					expect(t, got, "ERR:you have not read e1 whole")
-					return calls(call{ToolRead, js(ReadInput{Path: "e1"})})
+					return calls(call{ToolMemoryRead, js(ReadInput{Path: "e1"})})
 				},
 				func(t *testing.T, got []seen) reply {
 					expect(t, got, "retrying the inventory reservation")
@@ -222,7 +222,7 @@ func TestProgress(t *testing.T) {
 	}}
 	_, _, err := run(t, "anthropic", e, nil,
 		func(*testing.T, []seen) reply {
-			return calls(call{ToolRead, js(ReadInput{Path: ".yoi/memory/summary.md"})}, call{ToolDelete, js(DeleteInput{Path: ".yoi/memory/decisions/json-logs.md", Categories: []string{"superseded"}, Reason: "r"})})
+			return calls(call{ToolMemoryRead, js(ReadInput{Path: ".yoi/memory/summary.md"})}, call{ToolMemoryDelete, js(DeleteInput{Path: ".yoi/memory/decisions/json-logs.md", Categories: []string{"superseded"}, Reason: "r"})})
 		},
 		reportStep("nothing"))
 	if err != nil {
@@ -273,7 +273,7 @@ func TestInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(quick(t))
 	srv := newScripted(t, "anthropic", func(*testing.T, []seen) reply {
 		cancel()
-		return calls(call{ToolWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "r", StagingIDs: []string{"e1"}})})
+		return calls(call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "r", StagingIDs: []string{"e1"}})})
 	})
 	s := newSession(t, sampleInput(t, nil))
 	err := (&Engine{Provider: srv.provider(t, llm.Options{})}).Run(ctx, s)

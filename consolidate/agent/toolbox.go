@@ -73,7 +73,7 @@ func (tb *toolbox) run(ctx context.Context, c llm.ToolCall, out *outcome) (strin
 		return "", err
 	}
 	switch c.Name {
-	case ToolRead:
+	case ToolMemoryRead:
 		var in ReadInput
 		if err := decode(c, &in); err != nil {
 			return "", err
@@ -91,21 +91,21 @@ func (tb *toolbox) run(ctx context.Context, c llm.ToolCall, out *outcome) (strin
 			scope = memory.ScopeKnowledge
 		}
 		return tb.searchIn(scope, in)
-	case ToolWrite:
+	case ToolMemoryWrite:
 		var in WriteInput
 		if err := decode(c, &in); err != nil {
 			return "", err
 		}
 		out.target = in.Path
 		return tb.write(ctx, in)
-	case ToolEdit:
+	case ToolMemoryEdit:
 		var in EditInput
 		if err := decode(c, &in); err != nil {
 			return "", err
 		}
 		out.target = in.Path
 		return tb.edit(ctx, in)
-	case ToolDelete:
+	case ToolMemoryDelete:
 		var in DeleteInput
 		if err := decode(c, &in); err != nil {
 			return "", err

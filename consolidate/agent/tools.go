@@ -13,12 +13,12 @@ import (
 
 // The tools' names. The four memory tools and the two searches have the
 // names, and where they overlap the field names, of the MCP server's
-// tools (mcp/server.go); report is the agent's own.
+// tools; report is the agent's own.
 const (
-	ToolRead            = "memory_read"
-	ToolWrite           = "memory_write"
-	ToolEdit            = "memory_edit"
-	ToolDelete          = "memory_delete"
+	ToolMemoryRead      = "memory_read"
+	ToolMemoryWrite     = "memory_write"
+	ToolMemoryEdit      = "memory_edit"
+	ToolMemoryDelete    = "memory_delete"
 	ToolKnowledgeSearch = "knowledge_search"
 	ToolMemorySearch    = "memory_search"
 	ToolReport          = "report"
@@ -96,14 +96,14 @@ func categoryNames() []string {
 func toolDefs() []toolDef {
 	cats := categoryNames()
 	return []toolDef{
-		{ToolRead, "Read one memory or knowledge record of the run's memory by its path, with what protects it; or a staging entry of this run in full (e1, e2, …). Reads are upkeep: they are not counted as usage.", ReadInput{}, nil},
+		{ToolMemoryRead, "Read one memory or knowledge record of the run's memory by its path, with what protects it; or a staging entry of this run in full (e1, e2, …). Reads are upkeep: they are not counted as usage.", ReadInput{}, nil},
 		{ToolKnowledgeSearch, "Search the knowledge records (.yoi/knowledge/*.md): rules, facts, how-tos, terms, policies. Give query (search terms), kind alone to list that kind, or slug alone to read one record whole. Knowledge is not in the first message: search it before you add or change knowledge.", SearchInput{}, nil},
 		{ToolMemorySearch, "Search the memory: the summary, decisions (open/resolved/replaced) and requests. Give query (search terms), kind alone (summary, decision, request) to list that kind, or slug alone to read one record whole.", SearchInput{}, nil},
-		{ToolWrite, "Write a whole memory or knowledge record, as one operation of the commit: add (a new path), update (an existing one), replace (a decision by target: status replaced, replaced_by), merge (path folded into target; content is target's new content), split (part of path moved into the new record target; rest is path's remaining content), trim or rewrite. The principles and the linter check it first: a refusal is a tool error that says what to fix, and nothing changes.", WriteInput{},
+		{ToolMemoryWrite, "Write a whole memory or knowledge record, as one operation of the commit: add (a new path), update (an existing one), replace (a decision by target: status replaced, replaced_by), merge (path folded into target; content is target's new content), split (part of path moved into the new record target; rest is path's remaining content), trim or rewrite. The principles and the linter check it first: a refusal is a tool error that says what to fix, and nothing changes.", WriteInput{},
 			map[string][]string{"operation": operationsOfWrite, "categories": cats}},
-		{ToolEdit, "Replace text that occurs exactly once in a record, as an update, trim or rewrite of it. Checked like memory_write.", EditInput{},
+		{ToolMemoryEdit, "Replace text that occurs exactly once in a record, as an update, trim or rewrite of it. Checked like memory_write.", EditInput{},
 			map[string][]string{"operation": {"update", "trim", "rewrite"}, "categories": cats}},
-		{ToolDelete, "Drop a request or knowledge record (a tidy-up: give categories and a reason). Decisions are replaced, never deleted; the summary is never deleted; a protected record, or one whose usage is unknown, is never dropped.", DeleteInput{},
+		{ToolMemoryDelete, "Drop a request or knowledge record (a tidy-up: give categories and a reason). Decisions are replaced, never deleted; the summary is never deleted; a protected record, or one whose usage is unknown, is never dropped.", DeleteInput{},
 			map[string][]string{"categories": cats}},
 		{ToolReport, "End the run: a short summary of what you changed and why. Call it once, when you are done; calls after it are not run.", ReportInput{}, nil},
 	}
