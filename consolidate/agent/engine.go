@@ -69,16 +69,16 @@ type Event struct {
 }
 
 // Name is the engine's name in the commit's Yoimem-Engine trailer.
-func (e *Engine) Name() string { return "llm" }
+func (e Engine) Name() string { return "llm" }
 
 // Model is the model string.
-func (e *Engine) Model() string { return e.ModelName }
+func (e Engine) Model() string { return e.ModelName }
 
-func (e *Engine) maxTurns() int { return orDefault(e.MaxTurns, DefaultMaxTurns) }
+func (e Engine) maxTurns() int { return orDefault(e.MaxTurns, DefaultMaxTurns) }
 
 // Run consolidates the session's staging entries and tidies the memory,
 // through the tools, until the model calls report.
-func (e *Engine) Run(ctx context.Context, s *consolidate.Session) error {
+func (e Engine) Run(ctx context.Context, s *consolidate.Session) error {
 	if e.Provider == nil {
 		return errors.New("consolidation agent: no model")
 	}
@@ -122,7 +122,7 @@ func (e *Engine) Run(ctx context.Context, s *consolidate.Session) error {
 // large for a tool result could never be read whole: the run stops
 // before the model is called, and the entries stay for another engine
 // or a larger budget.
-func (e *Engine) start(s *consolidate.Session) (llm.Request, *toolbox, error) {
+func (e Engine) start(s *consolidate.Session) (llm.Request, *toolbox, error) {
 	in := s.Input()
 	brief, err := NewBrief(in, e.Brief)
 	if err != nil {
@@ -148,7 +148,7 @@ func (e *Engine) start(s *consolidate.Session) (llm.Request, *toolbox, error) {
 	return req, tb, nil
 }
 
-func (e *Engine) emit(ev Event) {
+func (e Engine) emit(ev Event) {
 	if e.Progress != nil {
 		e.Progress(ev)
 	}

@@ -284,3 +284,10 @@ func TestInterrupted(t *testing.T) {
 		t.Error("a change was applied after the interrupt")
 	}
 }
+
+// Engine is an engine of the consolidation run, as a value or a pointer.
+var _, _ interface {
+	Name() string
+	Model() string
+	Run(context.Context, *consolidate.Session) error
+} = Engine{}, &Engine{}
