@@ -269,21 +269,9 @@ func (br *briefWriter) indexLine(r memRecord) string {
 	return line + br.notes(r.path) + "\n"
 }
 
-// notes say what guards a record: locked, protected, unused.
+// notes say what guards a record, and how much it is used.
 func (br *briefWriter) notes(path string) string {
-	s := ""
-	if br.in.Locked[path] {
-		s += " (locked: never changed)"
-	}
-	if u, ok := br.in.Usage[path]; ok && u.Known {
-		switch {
-		case u.Protected:
-			s += fmt.Sprintf(" (protected: %.2f uses per Mtoken)", u.Frequency)
-		case u.Unused:
-			s += " (unused)"
-		}
-	}
-	return s
+	return guardNotes(br.in, br.in.Usage[path].Protected, path)
 }
 
 func clipRunes(s string, n int) string {

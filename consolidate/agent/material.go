@@ -19,7 +19,7 @@ var tidyRules = []string{lint.RuleSimilarSlugs, lint.RuleSourcesLong, lint.RuleL
 func (br *briefWriter) material(limit int) {
 	w, start := &br.w, br.w.n
 	w.str("# Tidy-up material\n")
-	protected, unused, unknown := br.usage()
+	protected, unused, used, unknown := br.usage()
 	chains, replaced := br.mem.chains()
 	lists := []struct {
 		head  string
@@ -28,6 +28,7 @@ func (br *briefWriter) material(limit int) {
 	}{
 		{fmt.Sprintf("## Usage\n%s protected, %s unused, %s whose usage is unknown (never dropped).\nProtected (never dropped nor heavily compressed):\n", count(len(protected), "record"), count(len(unused), "record"), count(unknown, "record")), protected, "protected record"},
 		{"Unused (no explicit invoke over the window of tokens; droppable unless protected):\n", unused, "unused record"},
+		{"Used, below the protection frequency:\n", used, "used record"},
 		{"## Locked (never changed)\n", br.locked(), "locked record"},
 		{"## Linter warnings (tidy-up hints)\n", br.warnings(), "warning"},
 		{fmt.Sprintf("## Replaced chains (%s in all)\nEvery replaced_by should name a live decision:\n", count(replaced, "replaced decision")), chains, "chain"},
@@ -48,9 +49,9 @@ func (br *briefWriter) material(limit int) {
 	}
 }
 
-// usage lists the protected and the unused records, by path, and counts
-// the records whose usage is unknown.
-func (br *briefWriter) usage() (protected, unused []string, unknown int) {
+// usage lists the protected, the unused and the other used records, by
+// path, and counts the records whose usage is unknown.
+func (br *briefWriter) usage() (protected, unused, used []string, unknown int) {
 	var paths []string
 	for p := range br.in.Usage {
 		paths = append(paths, p)
@@ -68,9 +69,11 @@ func (br *briefWriter) usage() (protected, unused []string, unknown int) {
 			protected = append(protected, fmt.Sprintf("- %s: %.2f uses per Mtoken (%d uses)\n", record.DisplayPath(p), u.Frequency, u.Uses))
 		case u.Unused:
 			unused = append(unused, "- "+record.DisplayPath(p)+"\n")
+		default:
+			used = append(used, fmt.Sprintf("- %s: %.2f uses per Mtoken (%d uses)\n", record.DisplayPath(p), u.Frequency, u.Uses))
 		}
 	}
-	return protected, unused, max(0, len(br.mem.list)+br.mem.knowledge-known)
+	return protected, unused, used, max(0, len(br.mem.list)+br.mem.knowledge-known)
 }
 
 func (br *briefWriter) locked() []string {

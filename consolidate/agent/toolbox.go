@@ -227,20 +227,24 @@ func (tb *toolbox) read(in ReadInput) (string, error) {
 	return tb.bounded(record.DisplayPath(rel), head+string(b))
 }
 
-// guardNotes say what guards a record: locked, protected, unused.
+// guardNotes say what guards a record (locked, protected) and how much
+// it is used (unused, or its frequency), when usage knows.
 func guardNotes(in *consolidate.Input, protected bool, rel string) string {
 	s := ""
 	if in.Locked[rel] {
 		s += " (locked: never changed)"
 	}
 	u, known := in.Usage[rel]
+	known = known && u.Known
 	switch {
-	case protected && known && u.Known:
+	case protected && known:
 		s += fmt.Sprintf(" (protected: %.2f uses per Mtoken)", u.Frequency)
 	case protected:
 		s += " (protected)"
-	case known && u.Known && u.Unused:
+	case known && u.Unused:
 		s += " (unused)"
+	case known:
+		s += fmt.Sprintf(" (%.2f uses per Mtoken)", u.Frequency)
 	}
 	return s
 }
