@@ -18,6 +18,10 @@ const DefaultMaxTurns = 40
 // SettingMaxTurns is the configuration key of the turn limit.
 const SettingMaxTurns = "yoimem.consolidate.maxTurns"
 
+// MaxCallsPerTurn bounds the tool calls run in one turn, and so what one
+// turn adds to the conversation; the model is told which were not run.
+const MaxCallsPerTurn = 32
+
 // ErrNoReport: the model did not end the run with report within the
 // turn limit. The run's changes are not to be committed.
 var ErrNoReport = errors.New("the model did not call report")
@@ -101,7 +105,12 @@ func (e Engine) Run(ctx context.Context, s *consolidate.Session) error {
 			continue
 		}
 		var results []llm.ToolResult
-		for _, c := range resp.ToolCalls {
+		for i, c := range resp.ToolCalls {
+			if i >= MaxCallsPerTurn {
+				results = append(results, llm.ToolResult{CallID: c.ID, IsError: true,
+					Content: fmt.Sprintf("%s: not run: at most %d tool calls a turn; make it again in the next turn", c.Name, MaxCallsPerTurn)})
+				continue
+			}
 			out, err := tb.call(ctx, c)
 			if err != nil {
 				return fmt.Errorf("consolidation agent (%s), turn %d of %d, %s: %w", e.ModelName, turn, limit, c.Name, err)

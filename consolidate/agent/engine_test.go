@@ -291,3 +291,28 @@ var _, _ interface {
 	Model() string
 	Run(context.Context, *consolidate.Session) error
 } = Engine{}, &Engine{}
+
+// TestCallsPerTurn: a turn runs at most MaxCallsPerTurn tool calls; the
+// others are answered as not run, and the model may make them again.
+func TestCallsPerTurn(t *testing.T) {
+	var many []call
+	for range MaxCallsPerTurn + 3 {
+		many = append(many, call{ToolMemoryRead, js(ReadInput{Path: "memory/summary.md"})})
+	}
+	_, _, err := run(t, "openai", Engine{}, nil,
+		func(*testing.T, []seen) reply { return calls(many...) },
+		func(t *testing.T, got []seen) reply {
+			if len(got) != len(many) {
+				t.Fatalf("%d results for %d calls", len(got), len(many))
+			}
+			for i, g := range got {
+				if notRun := strings.Contains(g.content, "not run: at most"); notRun != (i >= MaxCallsPerTurn) || notRun != g.isError {
+					t.Errorf("call %d: %v %q", i+1, g.isError, g.content)
+				}
+			}
+			return calls(call{ToolReport, js(ReportInput{Summary: "read"})})
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
