@@ -90,41 +90,56 @@ func (e Engine) Run(ctx context.Context, s *consolidate.Session) error {
 	if err != nil {
 		return err
 	}
-	var usage llm.Usage
-	limit := e.maxTurns()
-	for turn := 1; turn <= limit; turn++ {
-		e.emit(Event{Kind: EventTurn, Turn: turn, MaxTurns: limit, Usage: usage})
+	t := turn{max: e.maxTurns()}
+	for t.n = 1; t.n <= t.max; t.n++ {
+		e.emit(Event{Kind: EventTurn, Turn: t.n, MaxTurns: t.max, Usage: t.usage})
 		resp, err := e.Provider.Call(ctx, req)
-		usage = usage.Add(resp.Usage)
+		t.usage = t.usage.Add(resp.Usage)
 		if err != nil {
-			return fmt.Errorf("consolidation agent (%s), turn %d of %d: %w", e.ModelName, turn, limit, err)
+			return fmt.Errorf("consolidation agent (%s), turn %d of %d: %w", e.ModelName, t.n, t.max, err)
 		}
 		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
 		if len(resp.ToolCalls) == 0 {
 			req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Text: "Carry on with the tools; when you are done, call report."})
 			continue
 		}
-		var results []llm.ToolResult
-		for i, c := range resp.ToolCalls {
-			if i >= MaxCallsPerTurn {
-				results = append(results, llm.ToolResult{CallID: c.ID, IsError: true,
-					Content: fmt.Sprintf("%s: not run: at most %d tool calls a turn; make it again in the next turn", c.Name, MaxCallsPerTurn)})
-				continue
-			}
-			out, err := tb.call(ctx, c)
-			if err != nil {
-				return fmt.Errorf("consolidation agent (%s), turn %d of %d, %s: %w", e.ModelName, turn, limit, c.Name, err)
-			}
-			e.emit(Event{Kind: EventTool, Turn: turn, MaxTurns: limit, Tool: c.Name, Target: oneLine(out.target), Refused: out.result.IsError, Usage: usage})
-			if out.report {
-				e.emit(Event{Kind: EventReport, Turn: turn, MaxTurns: limit, Summary: out.summary, Usage: usage})
-				return nil
-			}
-			results = append(results, out.result)
+		results, done, err := e.runCalls(ctx, tb, t, resp.ToolCalls)
+		if err != nil || done {
+			return err
 		}
 		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, ToolResults: results})
 	}
-	return fmt.Errorf("consolidation agent (%s): %w within %d turns (%s)", e.ModelName, ErrNoReport, limit, SettingMaxTurns)
+	return fmt.Errorf("consolidation agent (%s): %w within %d turns (%s)", e.ModelName, ErrNoReport, t.max, SettingMaxTurns)
+}
+
+// turn is where a run is: its turn, the limit, the tokens so far.
+type turn struct {
+	n, max int
+	usage  llm.Usage
+}
+
+// runCalls runs one turn's tool calls in order, at most MaxCallsPerTurn
+// of them, and says whether the model reported.
+func (e Engine) runCalls(ctx context.Context, tb *toolbox, t turn, calls []llm.ToolCall) ([]llm.ToolResult, bool, error) {
+	var results []llm.ToolResult
+	for i, c := range calls {
+		if i >= MaxCallsPerTurn {
+			results = append(results, llm.ToolResult{CallID: c.ID, IsError: true,
+				Content: fmt.Sprintf("%s: not run: at most %d tool calls a turn; make it again in the next turn", c.Name, MaxCallsPerTurn)})
+			continue
+		}
+		out, err := tb.call(ctx, c)
+		if err != nil {
+			return nil, false, fmt.Errorf("consolidation agent (%s), turn %d of %d, %s: %w", e.ModelName, t.n, t.max, c.Name, err)
+		}
+		e.emit(Event{Kind: EventTool, Turn: t.n, MaxTurns: t.max, Tool: c.Name, Target: oneLine(out.target), Refused: out.result.IsError, Usage: t.usage})
+		if out.report {
+			e.emit(Event{Kind: EventReport, Turn: t.n, MaxTurns: t.max, Summary: out.summary, Usage: t.usage})
+			return nil, true, nil
+		}
+		results = append(results, out.result)
+	}
+	return results, false, nil
 }
 
 // start builds the first request and the toolbox. A staging entry too
