@@ -20,6 +20,7 @@ var wantKeys = []struct {
 	{"yoimem.consolidate.stagingBytes", Size, "262144"},
 	{"yoimem.consolidate.maxTurns", Int, "40"},
 	{"yoimem.consolidate.locked", List, ""},
+	{"yoimem.consolidate.budgetChars", Int, "60000"},
 	{"yoimem.llm.anthropicBaseURL", String, ""},
 	{"yoimem.llm.openaiBaseURL", String, ""},
 	{"yoimem.llm.timeoutSeconds", Int, "300"},
@@ -83,7 +84,7 @@ func TestKeysIsFresh(t *testing.T) {
 func TestKeyNameConstants(t *testing.T) {
 	consts := []string{
 		KeyBranch, KeyBaseBranch, KeyExtractModel, KeyExtractTokenThreshold,
-		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns, KeyConsolidateLocked,
+		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns, KeyConsolidateLocked, KeyConsolidateBudgetChars,
 		KeyLLMAnthropicBaseURL, KeyLLMOpenAIBaseURL, KeyLLMTimeoutSeconds, KeyLLMMaxRetries,
 		KeyLLMMaxReplyBytes, KeyLLMMaxRequestBytes,
 		KeySearchMaxResults, KeySearchExcerptLines, KeyContextBudgetChars,

@@ -289,6 +289,11 @@ func (s *Session) planMerge(c Change, p *planned, rel, target string, srcs []rec
 	if err := s.checkCompression(c, target, into, intoOld, content); err != nil {
 		return err
 	}
+	// A protected record merged away lives on in the target: losing its
+	// body there would be a drop under another name.
+	if before, after := bodyChars(fromOld)+bodyChars(intoOld), bodyChars(content); s.protected[rel] && float64(after) < s.in.Policy.keepShare()*float64(before) {
+		return s.refuse(c, "%s is protected (used at or above the protection frequency): the merged %s must keep at least %.0f%% of both bodies (%d of %d characters kept); it is never heavily compressed", record.DisplayPath(rel), record.DisplayPath(target), s.in.Policy.keepShare()*100, after, before)
+	}
 	p.writes = append(p.writes, record.Change{Op: record.OpPut, Path: target, Content: content})
 	if from.Kind == record.KindDecision {
 		// A decision is not deleted: it is replaced by what it merged into.
@@ -313,7 +318,13 @@ func (s *Session) planSplit(c Change, p *planned, rel, target string, srcs []rec
 	if s.exists(target) {
 		return s.refuse(c, "%s exists: a split moves part of a record into a new one", record.DisplayPath(target))
 	}
-	from, _, err := s.current(c, rel)
+	// A split of knowledge keeps a subject that is knowledge already; out
+	// of another record, it derives new knowledge, which only a record of
+	// the candidate report may give.
+	if record.Classify(target).Kind == record.KindKnowledge && record.Classify(rel).Kind != record.KindKnowledge && !s.cands[rel] {
+		return s.refuse(c, "%s is not in the knowledge-candidate report: new knowledge comes only from records there; split it into a decision or request instead", record.DisplayPath(rel))
+	}
+	from, fromOld, err := s.current(c, rel)
 	if err != nil {
 		return err
 	}
@@ -325,6 +336,10 @@ func (s *Session) planSplit(c Change, p *planned, rel, target string, srcs []rec
 	rest, err := s.finalize(c, rel, c.Rest, from, srcs)
 	if err != nil {
 		return err
+	}
+	// Split in two, a protected record keeps its body between the parts.
+	if before, after := bodyChars(fromOld), bodyChars(part)+bodyChars(rest); s.protected[rel] && float64(after) < s.in.Policy.keepShare()*float64(before) {
+		return s.refuse(c, "%s is protected (used at or above the protection frequency): its two parts must keep at least %.0f%% of its body (%d of %d characters kept); it is never heavily compressed", record.DisplayPath(rel), s.in.Policy.keepShare()*100, after, before)
 	}
 	p.writes = append(p.writes,
 		record.Change{Op: record.OpPut, Path: target, Content: part, Create: true},

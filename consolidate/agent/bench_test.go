@@ -1,0 +1,90 @@
+package agent
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/yoimem/git-yoimem/consolidate"
+	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// BenchmarkFirstRequest measures the llm engine's first request over a
+// corpus of bench/gencorpus (1,000 and 10,000 records) with 8 staged
+// entries: its size (request-bytes, the JSON sent: system prompt, first
+// message, tool schemas) against the size of .yoi/ (yoi-bytes), and the
+// time to build it (which lints the base for the tidy-up material).
+//
+//	go test -run '^$' -bench FirstRequest -benchtime 3x ./consolidate/agent
+func BenchmarkFirstRequest(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			files, total := corpus(b, n)
+			in := &consolidate.Input{RunID: "bench", Now: runTime, Base: record.MapSnapshot(files), Lint: lint.DefaultOptions()}
+			for i := range 8 {
+				e := tinyshopEntry(b)
+				e.ID = e.ID[:len(e.ID)-1] + strconv.Itoa(i)
+				in.Entries = append(in.Entries, e)
+			}
+			var size int
+			for b.Loop() {
+				s, err := consolidate.NewSession(in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				req, _, err := (&Engine{}).start(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				body, err := json.Marshal(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(body)
+			}
+			b.ReportMetric(float64(size), "request-bytes")
+			b.ReportMetric(float64(total), "yoi-bytes")
+			// The budget counts characters of the first message; the rest
+			// is the fixed prompt and tool schemas.
+			if limit := 4*DefaultBudgetChars + 64<<10; size > limit {
+				b.Errorf("first request %d bytes, over %d", size, limit)
+			}
+		})
+	}
+}
+
+// corpus generates n records with bench/gencorpus and reads them as
+// .yoi/-relative files, with their total size.
+func corpus(b *testing.B, n int) (map[string][]byte, int64) {
+	b.Helper()
+	dir := b.TempDir()
+	cmd := exec.Command("go", "run", "../../bench/gencorpus", "-out", dir, "-n", strconv.Itoa(n))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("gencorpus: %v\n%s", err, out)
+	}
+	root := filepath.Join(dir, ".yoi")
+	files := map[string][]byte{}
+	var total int64
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		files[filepath.ToSlash(rel)] = data
+		total += int64(len(data))
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return files, total
+}
