@@ -11,11 +11,14 @@ import (
 	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
-// How a record was used. Inject is a context cost, not a use: it never
-// counts toward frequencies.
+// How a record was used: found by a search, expanded from #slug (or shown
+// by slug), expanded from a prompt's leading /slug command, read whole.
+// Inject is a context cost, not a use: it never counts toward
+// frequencies.
 const (
 	HowSearch = "search"
 	HowSlug   = "slug"
+	HowSlash  = "slash"
 	HowRead   = "read"
 	HowInject = "inject"
 )
