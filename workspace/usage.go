@@ -27,6 +27,17 @@ func Session(flag string, getenv func(string) string) (id, from string) {
 	return getenv(SessionEnv), SessionEnv
 }
 
+// OwnSession is a session id for a process that is one agent session by
+// itself (the MCP server an agent starts) when none is named: prefix and
+// a UUIDv7, so that its journal sorts by start and says where it came from.
+func OwnSession(prefix string) string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		id = uuid.New()
+	}
+	return prefix + id.String()
+}
+
 // Metrics is this machine's usage store: the journals of pending events
 // per session and the token ledger, in LocalDir.
 func (w *Workspace) Metrics() metrics.Local { return metrics.Local{Dir: w.LocalDir()} }
