@@ -60,16 +60,15 @@ func (w *Workspace) RecordUse(session, how string, paths ...string) error {
 }
 
 // RecordInjections journals the context cost of the descriptions the
-// always-on context carries: a cost, never a use (about 4 characters a
-// token).
+// always-on context carries: a cost, never a use; each record's is the
+// estimated tokens of its own line (memory.ContextResult.Costs).
 func (w *Workspace) RecordInjections(session string, res memory.ContextResult) error {
 	if session == "" || len(res.Included) == 0 {
 		return nil
 	}
-	per := int64(res.Chars/4/len(res.Included)) + 1
 	events := make([]metrics.Event, 0, len(res.Included))
 	for _, slug := range res.Included {
-		events = append(events, w.newEvent(session, record.PathFor(record.KindKnowledge, slug), metrics.HowInject, per))
+		events = append(events, w.newEvent(session, record.PathFor(record.KindKnowledge, slug), metrics.HowInject, res.Costs[slug]))
 	}
 	return w.Metrics().Append(session, events...)
 }
