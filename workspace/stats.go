@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -159,4 +160,26 @@ func createdAt(snap record.Snapshot, path string) time.Time {
 		return time.Time{}
 	}
 	return rec.CreatedAt
+}
+
+// UsageAdvice says what to do about usage that cannot be read because a
+// file is damaged (a *metrics.DamageError), "" for another error. A run
+// file is committed, so git has its good version; a journal or the ledger
+// is this machine's alone. Paths are given from the working directory,
+// for the commands to work where they are typed.
+func (w *Workspace) UsageAdvice(err error) string {
+	var de *metrics.DamageError
+	if !errors.As(err, &de) {
+		return ""
+	}
+	var be *BranchRunsError
+	switch {
+	case errors.As(err, &be):
+		return fmt.Sprintf("it is committed on the memory branch: git log -p %s -- %s shows the commit that wrote it; repair or revert it there, on %[1]s",
+			be.Branch, w.Display(filepath.Join(w.Root, filepath.FromSlash(de.File))))
+	case de.Kind == metrics.RunFile:
+		return fmt.Sprintf("run files are written whole by consolidation and never edited: restore it (git checkout HEAD -- %s); git log -p -- %[1]s shows its history",
+			w.Display(filepath.Join(w.Root, filepath.FromSlash(de.File))))
+	}
+	return fmt.Sprintf("%s is this machine's usage record, never committed: repair or delete the damaged line (deleting it loses only what it recorded)", de.File)
 }

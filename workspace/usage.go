@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"fmt"
+
 	"github.com/google/uuid"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/lint"
@@ -120,10 +122,16 @@ func MetricsParams(cfg *config.Config) metrics.Params {
 
 // WithImportance gives the linter what usage metrics say of each record,
 // used or not: the size × importance check then knows which records
-// matter, and which nobody reads.
+// matter, and which nobody reads. Usage that cannot be read leaves the
+// check out, with a warning saying what to do.
 func (w *Workspace) WithImportance(lo lint.Options) lint.Options {
 	j, err := w.UsageJudge()
 	if err != nil {
+		msg := fmt.Sprintf("usage metrics not read (low-importance-size is left out): %v", err)
+		if advice := w.UsageAdvice(err); advice != "" {
+			msg += "; " + advice
+		}
+		w.env.warn("%s", msg)
 		return lo
 	}
 	lo.Usage = func(r *record.Record) lint.Usage {

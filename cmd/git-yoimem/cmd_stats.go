@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -152,21 +150,10 @@ func statsOutput(stats []workspace.RecordStat, cands []metrics.Candidate) statsJ
 }
 
 // usageReadError is a failure to read usage, with what to do about a
-// damaged file: a run file is committed (git has its good version), the
-// journals and ledger are this machine's alone.
+// damaged file.
 func usageReadError(w *workspace.Workspace, err error) error {
-	var de *metrics.DamageError
-	if !errors.As(err, &de) {
-		return cannotRun(err)
+	if advice := w.UsageAdvice(err); advice != "" {
+		return cannotRun(err, advice)
 	}
-	var be *workspace.BranchRunsError
-	switch {
-	case errors.As(err, &be):
-		return cannotRun(err, fmt.Sprintf("it is committed on the memory branch: git log -p %s -- %s shows the commit that wrote it; repair or revert it there, on %s",
-			be.Branch, w.Display(filepath.Join(w.Root, filepath.FromSlash(de.File))), be.Branch))
-	case de.Kind == metrics.RunFile:
-		p := w.Display(filepath.Join(w.Root, filepath.FromSlash(de.File)))
-		return cannotRun(err, fmt.Sprintf("run files are written whole by consolidation and never edited: restore it (git checkout HEAD -- %s); git log -p -- %[1]s shows its history", p))
-	}
-	return cannotRun(err, fmt.Sprintf("%s is this machine's usage record, never committed: repair or delete the damaged line (deleting it loses only what it recorded)", de.File))
+	return cannotRun(err)
 }
