@@ -149,11 +149,11 @@ func statsOutput(stats []workspace.RecordStat, cands []metrics.Candidate) statsJ
 	return out
 }
 
-// usageReadError is a failure to read usage, with what to do about a
-// damaged file.
+// usageReadError is a failure to read usage or the records, with what
+// to do about a damaged file or a missing .yoi/.
 func usageReadError(w *workspace.Workspace, err error) error {
 	if advice := w.UsageAdvice(err); advice != "" {
 		return cannotRun(err, advice)
 	}
-	return cannotRun(err)
+	return workspaceError(err)
 }
