@@ -19,15 +19,18 @@ func TestListKey(t *testing.T) {
 		want             []string
 		raw              string
 		origin           Origin
+		items            []Item // as set, each with where
 	}{
-		{"default", nil, nil, nil, nil, "", Origin{}},
+		{"default", nil, nil, nil, nil, "", Origin{}, nil},
 		{"file", []Entry{fe(3, key, "knowledge/retry.md"), fe(4, key, ".yoi/memory/decisions/db-*.md")}, nil, nil,
-			[]string{"knowledge/retry.md", "memory/decisions/db-*.md"}, "knowledge/retry.md, .yoi/memory/decisions/db-*.md", Origin{Kind: File, Detail: ".yoi/config"}},
+			[]string{"knowledge/retry.md", "memory/decisions/db-*.md"}, "knowledge/retry.md, .yoi/memory/decisions/db-*.md", Origin{Kind: File, Detail: ".yoi/config"},
+			[]Item{{"knowledge/retry.md", Origin{Kind: File, Detail: ".yoi/config"}, 3}, {".yoi/memory/decisions/db-*.md", Origin{Kind: File, Detail: ".yoi/config"}, 4}}},
 		{"layers add up", []Entry{fe(3, key, "knowledge/a.md")}, []Entry{ge("yoimem.consolidate.LOCKED", "knowledge/b.md")}, []Entry{ce(key, "knowledge/c.md")},
-			[]string{"knowledge/a.md", "knowledge/b.md", "knowledge/c.md"}, "knowledge/a.md, knowledge/b.md, knowledge/c.md", flagC},
+			[]string{"knowledge/a.md", "knowledge/b.md", "knowledge/c.md"}, "knowledge/a.md, knowledge/b.md, knowledge/c.md", flagC,
+			[]Item{{"knowledge/a.md", Origin{Kind: File, Detail: ".yoi/config"}, 3}, {"knowledge/b.md", gitLocal, 0}, {"knowledge/c.md", flagC, 0}}},
 		{"an empty value clears what came before", []Entry{fe(3, key, "knowledge/a.md")}, []Entry{ge(key, ""), ge(key, "knowledge/b.md")}, nil,
-			[]string{"knowledge/b.md"}, "knowledge/b.md", gitLocal},
-		{"cleared last", []Entry{fe(3, key, "knowledge/a.md")}, nil, []Entry{ce(key, "")}, nil, "", flagC},
+			[]string{"knowledge/b.md"}, "knowledge/b.md", gitLocal, []Item{{"knowledge/b.md", gitLocal, 0}}},
+		{"cleared last", []Entry{fe(3, key, "knowledge/a.md")}, nil, []Entry{ce(key, "")}, nil, "", flagC, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,10 +51,16 @@ func TestListKey(t *testing.T) {
 			if c.String(key) != tt.raw {
 				t.Errorf("String = %q", c.String(key))
 			}
+			if got := v.Items(); !slices.Equal(got, tt.items) {
+				t.Errorf("Items = %+v, want %+v", got, tt.items)
+			}
 		})
 	}
 	if got := Defaults().List(KeySearchMaxResults); got != nil {
 		t.Errorf("List of a non-list key = %q", got)
+	}
+	if v, _ := Defaults().Get(KeySearchMaxResults); v.Items() != nil {
+		t.Errorf("Items of a non-list key = %+v", v.Items())
 	}
 }
 

@@ -26,7 +26,23 @@ type Value struct {
 	flt   float64  // Float
 	bl    bool     // Bool
 	items []string // List: the items, clean
-	raws  []string // List: the items as set
+	set   []Item   // List: the items as set, with where
+}
+
+// Item is one item of a List key as it was set, and where.
+type Item struct {
+	Value  string // as set
+	Origin Origin
+	Line   int // line in the file for Origin.Kind File; 0 otherwise
+}
+
+// Items are a List key's items as set, each with where it was set, in
+// order; nil for an empty list or any other key.
+func (v Value) Items() []Item {
+	if len(v.set) == 0 {
+		return nil
+	}
+	return slices.Clone(v.set)
 }
 
 // Config holds the effective value of every known key. The typed getters
@@ -149,7 +165,7 @@ func parseValue(k Key, e Entry) (Value, error) {
 		if err != nil {
 			return fail(typeNoun(k.Type) + ": " + err.Error())
 		}
-		v.items, v.raws = []string{item}, []string{e.Value}
+		v.items, v.set = []string{item}, []Item{{Value: e.Value, Origin: e.Origin, Line: e.Line}}
 	case Int, Size:
 		n, problem := parseInt(e.Value)
 		what := "a whole number"
@@ -211,8 +227,12 @@ func (v Value) extend(next Value) Value {
 		return next
 	}
 	next.items = append(slices.Clone(v.items), next.items...)
-	next.raws = append(slices.Clone(v.raws), next.raws...)
-	next.Raw = strings.Join(next.raws, ", ")
+	next.set = append(slices.Clone(v.set), next.set...)
+	raws := make([]string, len(next.set))
+	for i, it := range next.set {
+		raws[i] = it.Value
+	}
+	next.Raw = strings.Join(raws, ", ")
 	return next
 }
 

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/yoimem/git-yoimem/internal/inject"
+	"github.com/yoimem/git-yoimem/internal/tokens"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -33,6 +34,9 @@ type ContextResult struct {
 	// SummaryMissing says .yoi/ has no memory/summary.md: the context
 	// says so in a visible line instead of going without it silently.
 	SummaryMissing bool `json:"summary_missing,omitempty"`
+	// Costs are the estimated tokens (tokens.Estimate) of each included
+	// slug's line: what its description costs every session.
+	Costs map[string]int64 `json:"-"`
 }
 
 // Context builds the always-on context: the summary's body, then the
@@ -46,7 +50,7 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 	if examine == nil {
 		examine = invocableExaminer(snap)
 	}
-	res := ContextResult{Budget: budget, Included: []string{}, Left: []string{}}
+	res := ContextResult{Budget: budget, Included: []string{}, Left: []string{}, Costs: map[string]int64{}}
 	var b strings.Builder
 	b.WriteString(inject.OpenContext() + "\n")
 	if content, err := snap.Read(record.SummaryPath); err == nil {
@@ -105,6 +109,7 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 		b.WriteString(line)
 		used += n
 		res.Included = append(res.Included, d.slug)
+		res.Costs[d.slug] = tokens.Estimate([]byte(line))
 	}
 	if len(res.Left) > 0 {
 		fmt.Fprintf(&b, "[git-yoimem: over the context budget of %d characters; %d description(s) left out: %s]\n", budget, len(res.Left), strings.Join(res.Left, ", "))

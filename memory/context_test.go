@@ -105,3 +105,29 @@ func TestInjectedTextCannotCloseTheBlock(t *testing.T) {
 		t.Errorf("ordinary markup changed: %q", ex.Text(in))
 	}
 }
+
+// TestContextCosts: each included description costs the estimated tokens
+// of its own line, not a share of the whole context.
+func TestContextCosts(t *testing.T) {
+	files := map[string][]byte{
+		"memory/summary.md":     []byte("---\nupdated_at: " + ts + "\n---\n" + strings.Repeat("A long summary line.\n", 50)),
+		"knowledge/hot.md":      []byte(knowledge("rule", "Read before changing how HTTP calls are retried", true, "body")),
+		"knowledge/warm.md":     []byte(knowledge("rule", "HTTP 呼び出しの再試行", true, "body")),
+		"knowledge/not-here.md": []byte(knowledge("fact", "never in context", false, "body")),
+	}
+	res, err := Context(record.MapSnapshot(files), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "- #hot: …\n" is 56 ASCII characters; "- #warm: HTTP \n" 15 ASCII
+	// and 8 others.
+	want := map[string]int64{"hot": 14, "warm": 4 + 8}
+	if len(res.Costs) != len(want) {
+		t.Fatalf("costs %v, want %v", res.Costs, want)
+	}
+	for slug, n := range want {
+		if res.Costs[slug] != n {
+			t.Fatalf("costs %v, want %v", res.Costs, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package metrics
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -11,11 +12,14 @@ import (
 	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
-// How a record was used. Inject is a context cost, not a use: it never
-// counts toward frequencies.
+// How a record was used: found by a search, expanded from #slug (or shown
+// by slug), expanded from a prompt's leading /slug command, read whole.
+// Inject is a context cost, not a use: it never counts toward
+// frequencies.
 const (
 	HowSearch = "search"
 	HowSlug   = "slug"
+	HowSlash  = "slash"
 	HowRead   = "read"
 	HowInject = "inject"
 )
@@ -193,12 +197,16 @@ func collapseRuns(evs []Event) []Event {
 	return out
 }
 
+// maxJournalLine bounds one line of a journal (an event is about 200
+// bytes): a longer one is damage.
+const maxJournalLine = 1 << 20
+
 // ReadEvents reads a JSON Lines journal of events. A torn last line (a
 // crash mid-append) is skipped; any other bad line is an error naming it.
 func ReadEvents(r io.Reader, name string) ([]Event, error) {
 	var out []Event
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 64<<10), maxJournalLine)
 	line := 0
 	var pending error
 	for sc.Scan() {
@@ -211,10 +219,13 @@ func ReadEvents(r io.Reader, name string) ([]Event, error) {
 		}
 		var e Event
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			pending = fmt.Errorf("%s:%d: %w", name, line, err)
+			pending = damaged(Journal, name, line, "%w", err)
 			continue
 		}
 		out = append(out, e)
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, damaged(Journal, name, line+1, "a line of more than %d bytes", maxJournalLine)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)

@@ -117,11 +117,11 @@ func ReadRun(r io.Reader, name string) (Data, error) {
 	for sc.Scan() {
 		n++
 		if err := d.addRunLine(bytes.TrimSpace(sc.Bytes())); err != nil {
-			return Data{}, fmt.Errorf("%s:%d: %w", name, n, err)
+			return Data{}, damaged(RunFile, name, n, "%w", err)
 		}
 	}
 	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return Data{}, fmt.Errorf("%s:%d: a line of more than %d bytes", name, n+1, maxRunLine)
+		return Data{}, damaged(RunFile, name, n+1, "a line of more than %d bytes", maxRunLine)
 	}
 	if err := sc.Err(); err != nil {
 		return Data{}, fmt.Errorf("read %s: %w", name, err)

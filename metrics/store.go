@@ -112,16 +112,16 @@ func (l Local) Ticks() ([]Tick, error) {
 		}
 		var t Tick
 		if err := json.Unmarshal(line, &t); err != nil {
-			pending = fmt.Errorf("%s:%d: %w", l.ledgerPath(), n, err)
+			pending = damaged(Ledger, l.ledgerPath(), n, "%w", err)
 			continue
 		}
 		if !tokens.Valid(t.Tokens) {
-			return nil, fmt.Errorf("%s:%d: tokens %d out of range (0 to %d)", l.ledgerPath(), n, t.Tokens, tokens.Max)
+			return nil, damaged(Ledger, l.ledgerPath(), n, "tokens %d out of range (0 to %d)", t.Tokens, tokens.Max)
 		}
 		ticks = append(ticks, t)
 	}
 	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return nil, fmt.Errorf("%s:%d: a line of more than %d bytes", l.ledgerPath(), n+1, maxLedgerLine)
+		return nil, damaged(Ledger, l.ledgerPath(), n+1, "a line of more than %d bytes", maxLedgerLine)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", l.ledgerPath(), err)

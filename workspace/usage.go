@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"fmt"
+
 	"github.com/google/uuid"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/lint"
@@ -27,6 +29,17 @@ func Session(flag string, getenv func(string) string) (id, from string) {
 	return getenv(SessionEnv), SessionEnv
 }
 
+// OwnSession is a session id for a process that is one agent session by
+// itself (the MCP server an agent starts) when none is named: prefix and
+// a UUIDv7, so that its journal sorts by start and says where it came from.
+func OwnSession(prefix string) string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		id = uuid.New()
+	}
+	return prefix + id.String()
+}
+
 // Metrics is this machine's usage store: the journals of pending events
 // per session and the token ledger, in LocalDir.
 func (w *Workspace) Metrics() metrics.Local { return metrics.Local{Dir: w.LocalDir()} }
@@ -49,16 +62,15 @@ func (w *Workspace) RecordUse(session, how string, paths ...string) error {
 }
 
 // RecordInjections journals the context cost of the descriptions the
-// always-on context carries: a cost, never a use (about 4 characters a
-// token).
+// always-on context carries: a cost, never a use; each record's is the
+// estimated tokens of its own line (memory.ContextResult.Costs).
 func (w *Workspace) RecordInjections(session string, res memory.ContextResult) error {
 	if session == "" || len(res.Included) == 0 {
 		return nil
 	}
-	per := int64(res.Chars/4/len(res.Included)) + 1
 	events := make([]metrics.Event, 0, len(res.Included))
 	for _, slug := range res.Included {
-		events = append(events, w.newEvent(session, record.PathFor(record.KindKnowledge, slug), metrics.HowInject, per))
+		events = append(events, w.newEvent(session, record.PathFor(record.KindKnowledge, slug), metrics.HowInject, res.Costs[slug]))
 	}
 	return w.Metrics().Append(session, events...)
 }
@@ -110,10 +122,16 @@ func MetricsParams(cfg *config.Config) metrics.Params {
 
 // WithImportance gives the linter what usage metrics say of each record,
 // used or not: the size × importance check then knows which records
-// matter, and which nobody reads.
+// matter, and which nobody reads. Usage that cannot be read leaves the
+// check out, with a warning saying what to do.
 func (w *Workspace) WithImportance(lo lint.Options) lint.Options {
 	j, err := w.UsageJudge()
 	if err != nil {
+		msg := fmt.Sprintf("usage metrics not read (low-importance-size is left out): %v", err)
+		if advice := w.UsageAdvice(err); advice != "" {
+			msg += "; " + advice
+		}
+		w.env.warn("%s", msg)
 		return lo
 	}
 	lo.Usage = func(r *record.Record) lint.Usage {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -28,7 +29,10 @@ func newConfigCommand(env Env, g *globalOptions) *cli.Command {
 		UsageText: "git yoimem config [--format text|json] [KEY]",
 		Description: `Lists every yoimem.* setting with its effective value and origin:
 a -c flag, git config (any scope), the committed .yoi/config, or the
-built-in default. With KEY, prints that key's value alone.
+built-in default; a list key (yoimem.consolidate.locked) has a row for
+each item, with its own origin. With KEY, prints that key's value alone
+(a list's items one a line). In JSON a list's value is an array, and
+items gives each item with its origin.
 
 To change a setting for everyone, edit .yoi/config and commit it; for
 yourself, use git config (e.g. git config yoimem.search.maxResults 30).`,
@@ -46,13 +50,34 @@ yourself, use git config (e.g. git config yoimem.search.maxResults 30).`,
 	}
 }
 
+// configValueJSON is one key in config --format json. A list key's value
+// is an array of its items, and items says where each was set.
 type configValueJSON struct {
-	Key     string `json:"key"`
-	Value   string `json:"value"`
-	Type    string `json:"type"`
-	Default string `json:"default"`
-	Origin  string `json:"origin"`
-	Doc     string `json:"doc"`
+	Key     string            `json:"key"`
+	Value   any               `json:"value"` // a string; a list key's, an array
+	Items   *[]configItemJSON `json:"items,omitempty"`
+	Type    string            `json:"type"`
+	Default string            `json:"default"`
+	Origin  string            `json:"origin"` // of the last setting
+	Doc     string            `json:"doc"`
+}
+
+type configItemJSON struct {
+	Value  string `json:"value"`
+	Origin string `json:"origin"`
+}
+
+func configJSON(v config.Value) configValueJSON {
+	j := configValueJSON{Key: v.Key.Name, Value: v.Raw, Type: v.Key.Type.String(), Default: v.Key.Default, Origin: v.Origin.String(), Doc: v.Key.Doc}
+	if v.Key.Type == config.List {
+		values, items := []string{}, []configItemJSON{}
+		for _, it := range v.Items() {
+			values = append(values, it.Value)
+			items = append(items, configItemJSON{Value: it.Value, Origin: it.Origin.String()})
+		}
+		j.Value, j.Items = values, &items
+	}
+	return j
 }
 
 func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOptions) error {
@@ -78,14 +103,13 @@ func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOption
 		}
 		values = []config.Value{v}
 		if opts.format == "text" {
-			_, err := fmt.Fprintln(env.Stdout, v.Raw)
-			return err
+			return printValue(env, v)
 		}
 	}
 	if opts.format == "json" {
 		out := make([]configValueJSON, 0, len(values))
 		for _, v := range values {
-			out = append(out, configValueJSON{Key: v.Key.Name, Value: v.Raw, Type: v.Key.Type.String(), Default: v.Key.Default, Origin: v.Origin.String(), Doc: v.Key.Doc})
+			out = append(out, configJSON(v))
 		}
 		if opts.key != "" {
 			return writeJSON(env, out[0])
@@ -95,10 +119,31 @@ func runConfig(ctx context.Context, env Env, g *globalOptions, opts configOption
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	for _, v := range values {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key.Name, quoteEmpty(v.Raw), v.Origin)
+		items := v.Items()
+		if len(items) == 0 {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key.Name, quoteEmpty(v.Raw), v.Origin)
+		}
+		for _, it := range items { // a list: a row for each item
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key.Name, quoteEmpty(it.Value), it.Origin)
+		}
 	}
 	tw.Flush()
 	_, err = fmt.Fprint(env.Stdout, b.String())
+	return err
+}
+
+// printValue prints one key's value alone: a list key's items a line
+// each (none for an empty list), as git config --get-all.
+func printValue(env Env, v config.Value) error {
+	if v.Key.Type != config.List {
+		_, err := fmt.Fprintln(env.Stdout, v.Raw)
+		return err
+	}
+	var b strings.Builder
+	for _, it := range v.Items() {
+		b.WriteString(it.Value + "\n")
+	}
+	_, err := io.WriteString(env.Stdout, b.String())
 	return err
 }
 

@@ -10,7 +10,9 @@ import (
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/internal/readall"
 	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type contextOptions struct {
@@ -81,15 +83,19 @@ func newExpandCommand(env Env, g *globalOptions) *cli.Command {
 	var maxInput int64
 	return &cli.Command{
 		Name:      "expand",
-		Usage:     "expand #slug references of stdin to the knowledge they name (stdout)",
+		Usage:     "expand #slug references and a leading /slug of stdin to the knowledge they name (stdout)",
 		UsageText: "git yoimem expand [--max-input-bytes N] < PROMPT",
 		Description: `Reads a prompt on stdin (all of it) and writes it to stdout with the body of every
 knowledge record it references as #slug appended once, between
-<yoimem-memory> markers. Records with user_invocable: false are not
-expanded; unknown slugs are reported on stderr. The text itself is
-unchanged. A prompt over --max-input-bytes, or a referenced record over
-yoimem.lint.maxFileBytes, is an error (exit 1) with its size, never cut
-or left out silently.`,
+<yoimem-memory> markers. A prompt that begins (after blank space) with
+/slug, where slug names a knowledge record, invokes that record the same
+way; any other /command is the agent's own and is left alone, unreported.
+Records with user_invocable: false are not expanded; unknown #slugs are
+reported on stderr. The text itself is unchanged. In a session
+(--session, YOIMEM_SESSION) each record expanded is a use: how "slug"
+for #slug, "slash" for /slug. A prompt over --max-input-bytes, or a
+referenced record over yoimem.lint.maxFileBytes, is an error (exit 1)
+with its size, never cut or left out silently.`,
 		Flags: []cli.Flag{
 			&cli.Int64Flag{Name: "max-input-bytes", Value: defaultExpandInputBytes, Usage: "refuse a prompt longer than `N` bytes (0: no limit)", Destination: &maxInput},
 		},
@@ -131,10 +137,37 @@ func runExpand(ctx context.Context, env Env, g *globalOptions, maxInput int64) e
 		return toolError(err)
 	}
 	for _, s := range ex.Refused {
-		warnf(env.Stderr, "#%s is not user-invocable (user_invocable: false); not expanded", s)
+		warnf(env.Stderr, "%s is not user-invocable (user_invocable: false); not expanded", invoked(ex, s))
 	}
 	for _, s := range ex.Unknown {
-		warnf(env.Stderr, "#%s names no knowledge record; not expanded", s)
+		warnf(env.Stderr, "%s names no knowledge record; not expanded", invoked(ex, s))
 	}
-	return ex.Write(env.Stdout, in)
+	if err := ex.Write(env.Stdout, in); err != nil {
+		return err
+	}
+	recordExpansion(env, g, w, ex)
+	return nil
+}
+
+// invoked is a slug as the prompt invoked it: /slug or #slug.
+func invoked(ex memory.Expansion, slug string) string {
+	if slug == ex.Slash {
+		return "/" + slug
+	}
+	return "#" + slug
+}
+
+// recordExpansion journals each expanded record as an explicit invoke of
+// the session: a /slug command as "slash", a #slug as "slug".
+func recordExpansion(env Env, g *globalOptions, w *workspace.Workspace, ex memory.Expansion) {
+	var slugs []string
+	for _, slug := range ex.Expanded {
+		path := record.PathFor(record.KindKnowledge, slug)
+		if slug == ex.Slash {
+			recordUse(env, g, w, metrics.HowSlash, path)
+			continue
+		}
+		slugs = append(slugs, path)
+	}
+	recordUse(env, g, w, metrics.HowSlug, slugs...)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/mcp"
 	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 type mcpOptions struct {
@@ -26,7 +27,9 @@ tools knowledge_search, memory_search and memory_read; with --write also
 memory_write, memory_edit and memory_delete, each linted first (a refusal
 is a tool error listing the findings). Register it with a client, e.g.
 in .mcp.json: {"mcpServers": {"yoimem": {"command": "git",
-"args": ["yoimem", "mcp"]}}}.
+"args": ["yoimem", "mcp"]}}}. One server process is one agent session:
+the searches and reads it serves are recorded as usage under --session or
+YOIMEM_SESSION, else under an id of its own, mcp-<UUIDv7>.
 
 A line that is not a JSON-RPC 2.0 message is answered with an error
 (-32700 parse error, -32600 invalid request; batches are not supported)
@@ -66,7 +69,7 @@ func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) err
 		Write:    opts.write,
 		Version:  version(),
 		Log:      env.Stderr,
-		Used:     func(how string, paths ...string) { recordUse(env, g, w, how, paths...) },
+		Used:     mcpUsage(env, g, w),
 		Search: memory.Options{
 			MaxResults:   int(w.Config.Int(config.KeySearchMaxResults)),
 			ExcerptLines: int(w.Config.Int(config.KeySearchExcerptLines)),
@@ -81,4 +84,20 @@ func runMCP(ctx context.Context, env Env, g *globalOptions, opts mcpOptions) err
 		return cannotRun(fmt.Errorf("mcp: %w", err))
 	}
 	return nil
+}
+
+// mcpUsage records the reads the server serves. One server process is one
+// agent session (its client starts it), so without --session or
+// YOIMEM_SESSION it records them under an id of its own, mcp-<UUIDv7>;
+// a bad YOIMEM_SESSION (checkSession warned) records nothing.
+func mcpUsage(env Env, g *globalOptions, w *workspace.Workspace) func(how string, paths ...string) {
+	id := session(env, g)
+	if id == "" && !g.ignoreEnvSession {
+		id = workspace.OwnSession("mcp-")
+	}
+	return func(how string, paths ...string) {
+		if err := w.RecordUse(id, how, paths...); err != nil {
+			warnf(env.Stderr, "usage not recorded: %v", err)
+		}
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/yoimem/git-yoimem/internal/readall"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/record"
 	"github.com/yoimem/git-yoimem/workspace"
 )
@@ -183,7 +184,7 @@ func memoryRead(env Env, g *globalOptions, w *workspace.Workspace, tools *memory
 	if err != nil {
 		return memoryError(env, w, err)
 	}
-	recordUse(env, g, w, "read", r.Path)
+	recordUse(env, g, w, metrics.HowRead, r.Path)
 	if opts.format == "json" {
 		return writeJSON(env, memoryReadJSON{Path: record.DisplayPath(r.Path), Blob: r.Blob, Content: string(r.Content)})
 	}

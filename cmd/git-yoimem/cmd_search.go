@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/record"
 	"github.com/yoimem/git-yoimem/workspace"
 )
@@ -144,7 +145,7 @@ func runShow(ctx context.Context, env Env, g *globalOptions, opts showOptions) e
 		other, _ := record.ToolPath(shown.Others[0])
 		warnf(env.Stderr, "%s also names %s; show it with --kind %s or by its path", opts.ref, strings.Join(shown.Others, ", "), record.Classify(other).Kind)
 	}
-	recordUse(env, g, w, "slug", shown.Rel)
+	recordUse(env, g, w, metrics.HowSlug, shown.Rel)
 	if opts.format == "json" {
 		return writeJSON(env, shown)
 	}
@@ -177,9 +178,9 @@ func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOption
 	for _, s := range res.Skipped {
 		warnf(env.Stderr, "skipped %s: %s", s.Path, s.Reason)
 	}
-	how := "search"
+	how := metrics.HowSearch
 	if opts.slug != "" {
-		how = "slug"
+		how = metrics.HowSlug
 	}
 	var used []string
 	for _, h := range res.Hits {
