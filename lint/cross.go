@@ -20,7 +20,7 @@ func replacedByFindings(targets []record.Entry, idx *index, known map[string]*fa
 		if f, ok := known[p]; ok {
 			return f
 		}
-		f := decisionFacts(idx.snap, p, opts)
+		f := decisionFacts(idx.view, p, opts)
 		known[p] = f
 		return f
 	}
@@ -69,11 +69,11 @@ func cycleFrom(f *facts, lookup func(string) *facts) []string {
 }
 
 // decisionFacts reads one decision's replaced_by outside the target set.
-func decisionFacts(snap record.Snapshot, p string, opts Options) *facts {
-	if e, ok := snap.Lookup(p); !ok || e.Mode != record.ModeRegular || (opts.MaxFileBytes > 0 && e.Size > opts.MaxFileBytes) {
+func decisionFacts(view record.View, p string, opts Options) *facts {
+	if e, ok := view.Lookup(p); !ok || e.Mode != record.ModeRegular || (opts.MaxFileBytes > 0 && e.Size > opts.MaxFileBytes) {
 		return &facts{path: p}
 	}
-	b, err := snap.Read(p)
+	b, err := view.ReadFile(p)
 	if err != nil {
 		return &facts{path: p}
 	}
