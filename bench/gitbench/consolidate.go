@@ -136,7 +136,7 @@ func (foldEngine) Run(ctx context.Context, s *consolidate.Session) error {
 }
 
 func fold(ctx context.Context, s *consolidate.Session, path, head, line, entry string) error {
-	cur, err := s.Snapshot().Read(path)
+	cur, err := s.View().ReadFile(path)
 	c := consolidate.Change{Kind: memlog.OpUpdate, Path: path, Staging: []string{entry}, Reason: "from " + entry}
 	switch {
 	case errors.Is(err, record.ErrNotExist):
