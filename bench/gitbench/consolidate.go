@@ -50,19 +50,21 @@ func consolidateOnce(repo string, runs, entries int) error {
 	}
 	staging := filepath.Join(repo, ".yoi", "memory", "_staging")
 	var times []time.Duration
+	steps := map[string][]time.Duration{}
 	for i := -1; i < runs; i++ {
 		_, _ = git(repo, nil, nil, "update-ref", "-d", "refs/heads/yoimem/bench-consolidate")
 		_, _ = git(repo, nil, nil, "update-ref", "-d", "refs/notes/yoimem")
 		if err := stage(staging, entries, slugs); err != nil {
 			return err
 		}
+		sw := &stopwatch{start: time.Now()}
 		run := &consolidate.Runner{
 			Branch:     &gitstore.MemoryBranch{Repo: r, Objects: objs, Branch: "yoimem/bench-consolidate", Base: base, Prefix: ".yoi"},
-			StagingDir: staging, Root: repo, MaxRead: 1 << 20, Lint: lint.DefaultOptions(), Engine: foldEngine{},
+			StagingDir: staging, Root: repo, MaxRead: 1 << 20, Lint: lint.DefaultOptions(), Engine: foldEngine{sw: sw},
+			Hooks: consolidate.Hooks{Stage: sw.stage},
 		}
-		start := time.Now()
 		rep, err := run.Once(ctx)
-		d := time.Since(start)
+		d := time.Since(sw.start)
 		if err != nil {
 			return err
 		}
@@ -71,6 +73,9 @@ func consolidateOnce(repo string, runs, entries int) error {
 		}
 		if i >= 0 {
 			times = append(times, d)
+			for name, d := range sw.steps() {
+				steps[name] = append(steps[name], d)
+			}
 		}
 		if i == runs-1 {
 			fmt.Printf("consolidation of %d staged entries: %d records changed, %d operations\n", entries, rep.Plan.Changes.Len(), len(rep.Plan.Message.Ops))
@@ -79,6 +84,11 @@ func consolidateOnce(repo string, runs, entries int) error {
 	var self syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
 	fmt.Printf("consolidation run (fold engine): median %s (goal < 1 s)\n", ms(median(times)))
+	var parts []string
+	for _, name := range stepNames {
+		parts = append(parts, name+" "+ms(median(steps[name])))
+	}
+	fmt.Printf("  medians of its steps: %s\n", strings.Join(parts, ", "))
 	fmt.Printf("peak RSS of gitbench over %d runs: %.1f MiB (goal < 100 MiB)\n", runs+1, float64(self.Maxrss)/1024)
 	return nil
 }
@@ -111,15 +121,47 @@ func stage(dir string, n int, slugs []string) error {
 	return nil
 }
 
+// stopwatch times the steps of one run from its stages and the engine.
+type stopwatch struct {
+	start                time.Time
+	at                   map[consolidate.Stage]time.Time
+	engineFrom, engineTo time.Time
+}
+
+func (w *stopwatch) stage(s consolidate.Stage) {
+	if w.at == nil {
+		w.at = map[consolidate.Stage]time.Time{}
+	}
+	w.at[s] = time.Now()
+}
+
+// stepNames are the steps steps reports, in order.
+var stepNames = []string{"lock+input", "engine", "final lint", "commit", "note+cleanup"}
+
+// steps are the durations of the run's steps: up to the input read, the
+// engine, the lint of the whole result, the memory commit (with the
+// lock's update before it), the note and the staging cleanup.
+func (w *stopwatch) steps() map[string]time.Duration {
+	return map[string]time.Duration{
+		"lock+input":   w.at[consolidate.StageInput].Sub(w.start),
+		"engine":       w.engineTo.Sub(w.engineFrom),
+		"final lint":   w.at[consolidate.StageLinted].Sub(w.engineTo),
+		"commit":       w.at[consolidate.StageCommitted].Sub(w.at[consolidate.StageLinted]),
+		"note+cleanup": w.at[consolidate.StageCleaned].Sub(w.at[consolidate.StageCommitted]),
+	}
+}
+
 // foldEngine folds each decision into the record of its topic and each
 // request into one of its target: the plumbing a rules run goes through,
 // without the rules engine's judgement (measured in consolidate/rules).
-type foldEngine struct{}
+type foldEngine struct{ sw *stopwatch }
 
 func (foldEngine) Name() string  { return "rules" }
 func (foldEngine) Model() string { return "" }
 
-func (foldEngine) Run(ctx context.Context, s *consolidate.Session) error {
+func (f foldEngine) Run(ctx context.Context, s *consolidate.Session) error {
+	f.sw.engineFrom = time.Now()
+	defer func() { f.sw.engineTo = time.Now() }()
 	for _, e := range s.Input().Entries {
 		for _, d := range e.Activity.Decisions {
 			if err := fold(ctx, s, record.PathFor(record.KindDecision, slugOf(d.Topic)), "---\nstatus: resolved\n---\n# "+d.Topic+"\n", "Chosen: "+d.Chosen, e.ID); err != nil {
