@@ -225,3 +225,51 @@ func TestCheckEqualsReference(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOverlayManySlugs: with hundreds of look-alike slugs, a check
+// over an overlay compares the few changed records with the others (the
+// base's slugs listed once for all the overlays) and finds what the
+// first Check found on the whole snapshot, as records are added,
+// removed, and put where the base has a symlink or a directory.
+func TestCheckOverlayManySlugs(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	for round := 0; round < 30; round++ {
+		slugs := randomSlugs(r, 150+r.IntN(200))
+		files := map[string][]byte{record.SummaryPath: []byte(summary("# S\n"))}
+		kinds := []record.Kind{record.KindKnowledge, record.KindDecision}
+		content := func(kind record.Kind) []byte {
+			if kind == record.KindKnowledge {
+				return []byte(knowledge(false, "d", "# K\n"))
+			}
+			return []byte(decision("resolved", "", "# D\n"))
+		}
+		for _, s := range slugs[:len(slugs)/2] {
+			kind := kinds[r.IntN(2)]
+			files[record.PathFor(kind, s)] = content(kind)
+		}
+		base := record.MapSnapshot(files)
+		base.Entries = append(base.Entries,
+			record.Entry{Path: record.PathFor(record.KindKnowledge, slugs[len(slugs)/2]), Mode: record.ModeSymlink, Target: "x.md"},
+			record.Entry{Path: record.PathFor(record.KindDecision, slugs[len(slugs)/2+1]), Mode: record.ModeDir})
+		base.Sort()
+		opts := DefaultOptions()
+		ov, cur := record.NewOverlay(base), base
+		for step := 0; step < 12; step++ {
+			var cs record.ChangeSet
+			for i := 0; i < 1+r.IntN(3); i++ {
+				kind := kinds[r.IntN(2)]
+				p := record.PathFor(kind, slugs[r.IntN(len(slugs))])
+				if r.IntN(4) == 0 {
+					_ = cs.Put(record.Change{Op: record.OpDelete, Path: p})
+				} else {
+					_ = cs.Put(record.Change{Path: p, Content: content(kind), Create: r.IntN(2) == 0})
+				}
+			}
+			want := referenceCheck(cur, &cs, Automation, opts)
+			if got := CheckOverlay(ov, &cs, Automation, opts); !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d step %d: CheckOverlay =\n%v\nwant\n%v", round, step, got, want)
+			}
+			ov, cur = ov.With(&cs), cur.Apply(&cs)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -91,26 +92,32 @@ func decisionFacts(view record.View, p string, opts Options) *facts {
 // the kinds of the targets are listed.
 func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
 	want := map[string]bool{}
-	kinds := map[record.Kind]bool{}
+	wanted := map[record.Kind][]string{}
 	for _, e := range targets {
 		want[e.Path] = true
-		if loc := record.Classify(e.Path); loc.Area == record.AreaRecord {
-			kinds[loc.Kind] = true
+		for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
+			if slug, ok := listedSlug(e, kind); ok {
+				wanted[kind] = append(wanted[kind], slug)
+			}
 		}
 	}
 	var out []Finding
 	for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
-		if !kinds[kind] {
+		if len(wanted[kind]) == 0 {
 			continue
 		}
-		slugs, wanted := idx.slugs(kind, want)
+		n, slugs := idx.slugs(kind)
 		var groups [][]string
-		if len(targets) < len(slugs)/16 {
+		if len(targets) < n/16 {
 			// A few files (a hook, a tool's write): compare them with the
 			// rest instead of clustering every slug.
-			groups = similarTo(slugs, wanted)
+			groups = similarTo(slugs, wanted[kind])
 		} else {
-			groups = similarGroups(slugs)
+			var all []string
+			for s := range slugs {
+				all = append(all, s.slug)
+			}
+			groups = similarGroups(all)
 		}
 		for _, group := range groups {
 			for _, s := range group {
@@ -146,46 +153,42 @@ func listSome(names []string, n int) string {
 // same words in any order share them), and only for a wanted slug of
 // nearly the same length and nearly the same letters are the variants
 // of both hashed (one edit apart).
-func similarTo(slugs, wanted []string) [][]string {
+func similarTo(slugs iter.Seq[slugInfo], wanted []string) [][]string {
 	ws := make([]*wantedSlug, len(wanted))
 	for i, s := range wanted {
-		ws[i] = &wantedSlug{slug: s, sig: initials(s), key: wordKey(s), letters: letterCounts(s), variants: variants(s), at: -1}
+		ws[i] = &wantedSlug{info: newSlugInfo("", s), key: wordKey(s), variants: variants(s), at: -1}
 	}
 	var buf []uint64
-	for i, o := range slugs {
-		sig := initials(o)
-		key, letters, vs := "", [37]int{}, []uint64(nil)
+	i := -1
+	for o := range slugs {
+		i++
+		key, vs := "", []uint64(nil)
 		for _, w := range ws {
-			if w.slug == o {
+			if w.info.slug == o.slug {
 				w.at = i
 				continue
 			}
-			if sig == w.sig {
+			if o.sig == w.info.sig {
 				if key == "" {
-					key = wordKey(o)
+					key = wordKey(o.slug)
 				}
 				if key == w.key {
-					w.group = append(w.group, o)
+					w.group = append(w.group, o.slug)
 					continue
 				}
 			}
-			if len(o) < 10 || len(w.slug) < 10 || len(o)-len(w.slug) > 1 || len(w.slug)-len(o) > 1 {
-				continue
-			}
-			// Two slugs one edit apart differ by at most one letter each
-			// way: most of the rest are ruled out before hashing.
-			if letters[36] == 0 {
-				letters = letterCounts(o)
-			}
-			if !nearLetters(letters, w.letters) {
+			// Two slugs one edit apart have nearly the same length and
+			// differ by at most one letter each way: most of the rest are
+			// ruled out before hashing.
+			if len(o.slug) < 10 || len(w.info.slug) < 10 || len(o.slug)-len(w.info.slug) > 1 || len(w.info.slug)-len(o.slug) > 1 || !nearLetters(o.letters, w.info.letters) {
 				continue
 			}
 			if vs == nil {
-				buf = appendVariants(buf[:0], o)
+				buf = appendVariants(buf[:0], o.slug)
 				vs = buf
 			}
 			if shareAny(vs, w.variants) {
-				w.group = append(w.group, o)
+				w.group = append(w.group, o.slug)
 			}
 		}
 	}
@@ -194,7 +197,7 @@ func similarTo(slugs, wanted []string) [][]string {
 	for _, w := range ws {
 		if len(w.group) > 0 {
 			sort.Strings(w.group)
-			groups = append(groups, append([]string{w.slug}, w.group...))
+			groups = append(groups, append([]string{w.info.slug}, w.group...))
 		}
 	}
 	return groups
@@ -203,19 +206,17 @@ func similarTo(slugs, wanted []string) [][]string {
 // wantedSlug is a slug similarTo looks for, with what the comparisons
 // need of it, and the similar slugs found.
 type wantedSlug struct {
-	slug     string
-	sig      [36]uint8
+	info     slugInfo
 	key      string
-	letters  [37]int
 	variants []uint64
 	at       int // its index in the slugs
 	group    []string
 }
 
-// letterCounts counts a slug's letters, digits and hyphens; the last
-// count is 1, so that a zero array means "not counted yet".
-func letterCounts(s string) [37]int {
-	var c [37]int
+// letterCounts counts a slug's letters, digits and hyphens (at most 64
+// bytes: a longer one is no slug).
+func letterCounts(s string) [37]uint8 {
+	var c [37]uint8
 	for i := 0; i < len(s); i++ {
 		switch b := s[i]; {
 		case b >= 'a' && b <= 'z':
@@ -226,20 +227,15 @@ func letterCounts(s string) [37]int {
 			c[36]++ // '-' and anything else: a slug has no other bytes
 		}
 	}
-	c[36]++
 	return c
 }
 
 // nearLetters reports whether two slugs' counts differ by at most two in
 // all: one deletion from each leaves the same letters.
-func nearLetters(a, b [37]int) bool {
+func nearLetters(a, b [37]uint8) bool {
 	d := 0
 	for i := range a {
-		if a[i] > b[i] {
-			d += a[i] - b[i]
-		} else {
-			d += b[i] - a[i]
-		}
+		d += max(int(a[i])-int(b[i]), int(b[i])-int(a[i]))
 		if d > 2 {
 			return false
 		}

@@ -119,7 +119,14 @@ func TestSimilarToEqualsReference(t *testing.T) {
 			}
 		}
 		ref := referenceSimilarTo(slugs, record.KindKnowledge, want)
-		if got := similarTo(slugs, wanted); !reflect.DeepEqual(got, ref) {
+		infos := func(yield func(slugInfo) bool) {
+			for _, s := range slugs {
+				if !yield(newSlugInfo(record.PathFor(record.KindKnowledge, s), s)) {
+					return
+				}
+			}
+		}
+		if got := similarTo(infos, wanted); !reflect.DeepEqual(got, ref) {
 			t.Fatalf("round %d: similarTo(%v) =\n%v\nwant\n%v", round, wanted, got, ref)
 		}
 		found += len(ref)

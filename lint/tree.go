@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"path"
 	"sync"
 	"sync/atomic"
 
@@ -26,25 +25,6 @@ func (x *index) has(kind record.Kind, slug string) bool {
 // isRecord reports whether any record (not the summary) has the slug.
 func (x *index) isRecord(slug string) bool {
 	return x.has(record.KindDecision, slug) || x.has(record.KindRequest, slug) || x.has(record.KindKnowledge, slug)
-}
-
-// slugs lists the valid slugs of a kind's regular files, in path order,
-// and those of them whose path want holds.
-func (x *index) slugs(kind record.Kind, want map[string]bool) (all, wanted []string) {
-	dir := path.Dir(record.PathFor(kind, "x")) + "/"
-	x.view.Scan(dir, func(e record.Entry) bool {
-		if e.Mode != record.ModeRegular {
-			return true
-		}
-		if loc := record.Classify(e.Path); loc.Area == record.AreaRecord && loc.Kind == kind && loc.SlugErr == nil {
-			all = append(all, loc.Slug)
-			if want[e.Path] {
-				wanted = append(wanted, loc.Slug)
-			}
-		}
-		return true
-	})
-	return all, wanted
 }
 
 // Tree lints the snapshot. When only is non-nil, findings are reported for

@@ -51,6 +51,7 @@ type Overlay struct {
 	base    Snapshot
 	changes []Change          // sorted by path, one per path
 	byPath  map[string]Change // the same changes
+	memo    *memo             // shared by the overlays With makes
 
 	once sync.Once
 	snap Snapshot // the merged listing, built once
@@ -63,7 +64,30 @@ func NewOverlay(base Snapshot) *Overlay {
 		base.Entries = slices.Clone(base.Entries)
 		base.Sort()
 	}
-	return &Overlay{base: base}
+	return &Overlay{base: base, memo: &memo{values: map[any]any{}}}
+}
+
+// memo holds what readers derive from a base alone, for all the overlays
+// over it.
+type memo struct {
+	mu     sync.Mutex
+	values map[any]any
+}
+
+// Memo returns build(base) for key, built on the first call among all the
+// overlays With made from one NewOverlay, and kept as long as they are:
+// what a reader derives from the base alone (the linter's slug lists) is
+// then worked out once per base, not once per change. build must depend on
+// the base and key only; calls for one key wait for the first to finish.
+func (o *Overlay) Memo(key any, build func(base Snapshot) any) any {
+	o.memo.mu.Lock()
+	defer o.memo.mu.Unlock()
+	v, ok := o.memo.values[key]
+	if !ok {
+		v = build(o.base)
+		o.memo.values[key] = v
+	}
+	return v
 }
 
 func compareEntries(a, b Entry) int { return strings.Compare(a.Path, b.Path) }
@@ -76,7 +100,7 @@ func (o *Overlay) Base() Snapshot { return o.base }
 // number of changed paths, not the size of the base.
 func (o *Overlay) With(cs *ChangeSet) *Overlay {
 	add := cs.Changes()
-	out := &Overlay{base: o.base, changes: make([]Change, 0, len(o.changes)+len(add)), byPath: make(map[string]Change, len(o.changes)+len(add))}
+	out := &Overlay{base: o.base, memo: o.memo, changes: make([]Change, 0, len(o.changes)+len(add)), byPath: make(map[string]Change, len(o.changes)+len(add))}
 	i := 0
 	for _, c := range add {
 		for i < len(o.changes) && o.changes[i].Path < c.Path {

@@ -99,3 +99,25 @@ func TestOverlayStopsScan(t *testing.T) {
 		t.Fatalf("Scan visited %v, want it to stop after b.md", seen)
 	}
 }
+
+// TestOverlayMemo: a value derived from the base is built once for all
+// the overlays over it, and again for another base.
+func TestOverlayMemo(t *testing.T) {
+	builds := 0
+	build := func(base Snapshot) any { builds++; return len(base.Entries) }
+	ov := NewOverlay(MapSnapshot(map[string][]byte{"a.md": nil, "b.md": nil}))
+	var cs ChangeSet
+	_ = cs.Put(Change{Path: "c.md", Content: []byte("c")})
+	later := ov.With(&cs).With(&cs)
+	for _, o := range []*Overlay{ov, later, ov.With(&cs)} {
+		if got := o.Memo("n", build); got != 2 {
+			t.Fatalf("Memo = %v, want the base's 2 entries", got)
+		}
+	}
+	if builds != 1 {
+		t.Fatalf("built %d times, want once", builds)
+	}
+	if got := NewOverlay(MapSnapshot(nil)).Memo("n", build); got != 0 || builds != 2 {
+		t.Fatalf("another base: Memo = %v after %d builds, want 0 after 2", got, builds)
+	}
+}
