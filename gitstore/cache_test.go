@@ -1,12 +1,15 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // TestObjectCacheBounded: the blobs read from a pack are not all kept in
@@ -64,4 +67,64 @@ func heapAfterGC() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
+}
+
+// TestLooseNames: once a packed object was looked for loose, its fan-out
+// directory is known and a lookup there needs no failing open; an object
+// written loose afterwards, by this process or another, is still read.
+func TestLooseNames(t *testing.T) {
+	dir, env := newRepo(t)
+	writeFile(t, dir, "a.txt", []byte("packed\n"), 0o644)
+	runGit(t, dir, env, "add", "-A")
+	runGit(t, dir, env, "commit", "-q", "-m", "a")
+	runGit(t, dir, env, "repack", "-adq")
+	runGit(t, dir, env, "prune-packed")
+	packed := strings.Fields(runGit(t, dir, env, "ls-tree", "HEAD", "a.txt"))[2]
+	repo, err := Locate(context.Background(), Git{Dir: dir, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := OpenObjects(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := objs.ReadBlob(packed, 0); err != nil || string(b) != "packed\n" {
+		t.Fatalf("ReadBlob(packed) = %q, %v", b, err)
+	}
+	if !objs.loose.absent(packed) {
+		t.Fatalf("the fan-out of %s was not listed after a miss", packed)
+	}
+	// Another process writes an object into a listed fan-out directory.
+	var other string
+	for i := 0; ; i++ {
+		content := fmt.Sprintf("other %d\n", i)
+		writeFile(t, dir, "b.txt", []byte(content), 0o644)
+		if h := runGit(t, dir, env, "hash-object", "b.txt"); h[:2] == packed[:2] {
+			other = runGit(t, dir, env, "hash-object", "-w", "b.txt")
+			if b, err := objs.ReadBlob(other, 0); err != nil || string(b) != content {
+				t.Fatalf("ReadBlob(%s written after the listing) = %q, %v", other, b, err)
+			}
+			break
+		}
+	}
+	// This process writes one: it is read loose.
+	for i := 0; ; i++ {
+		content := []byte(fmt.Sprintf("ours %d\n", i))
+		if h := blobHash(content); h[:2] == packed[:2] {
+			if _, err := objs.WriteBlob(content); err != nil {
+				t.Fatal(err)
+			}
+			if objs.loose.absent(h) {
+				t.Fatalf("%s, written here, is not known loose", h)
+			}
+			if b, err := objs.ReadBlob(h, 0); err != nil || !bytes.Equal(b, content) {
+				t.Fatalf("ReadBlob(%s) = %q, %v", h, b, err)
+			}
+			break
+		}
+	}
+}
+
+func blobHash(content []byte) string {
+	return plumbing.ComputeHash(plumbing.BlobObject, content).String()
 }

@@ -39,6 +39,7 @@ type Objects struct {
 	st         *filesystem.Storage
 	objectsDir string   // common objects directory, for writes
 	alternates []string // objects directories it borrows from (objects/info/alternates)
+	loose      looseNames
 
 	zmu sync.Mutex
 	zw  *zlib.Writer  // reused by compress
