@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,6 +82,9 @@ func runChild(repo, engine string) (runResult, syscall.Rusage, error) {
 	cmd := exec.Command(self, "consolidate-run", "-repo", repo, "-engine", engine)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
+	if os.Getenv("GITBENCH_RUN_STDERR") == "1" { // GODEBUG=gctrace=1, say
+		cmd.Stderr = io.MultiWriter(&errb, os.Stderr)
+	}
 	if err := cmd.Run(); err != nil {
 		return runResult{}, usage, fmt.Errorf("consolidate-run: %v: %s", err, errb.String())
 	}

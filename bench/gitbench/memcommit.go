@@ -40,10 +40,12 @@ func memCommit(repo string, runs, files int) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	nonce := time.Now().UnixNano()
 	var ours, plumbing []time.Duration
 	for i := -2; i < runs; i++ {
-		// Each side writes blobs of its own: were they the same, the
-		// second side would find them written and skip the writes.
+		// Each side writes blobs of its own, new to the repository: a
+		// side that found its blobs written (by the other side, or by an
+		// earlier gitbench) would skip the writes.
 		var contents [2][][]byte
 		for _, p := range recs {
 			b, err := os.ReadFile(filepath.Join(repo, ".yoi", p))
@@ -51,7 +53,7 @@ func memCommit(repo string, runs, files int) error {
 				return err
 			}
 			for side := range contents {
-				contents[side] = append(contents[side], fmt.Appendf(slices.Clip(b), "\nRound %d, side %d.\n", i, side))
+				contents[side] = append(contents[side], fmt.Appendf(slices.Clip(b), "\nRound %d of %d, side %d.\n", i, nonce, side))
 			}
 		}
 		d, err := oursOnce(ctx, mb, recs, contents[0], i)
