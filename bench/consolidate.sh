@@ -11,12 +11,15 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
 BENCH_ENTRIES=${BENCH_ENTRIES:-100}
 [[ $BENCH_ENTRIES =~ ^[0-9]+$ ]] || bench_die "BENCH_ENTRIES must be a whole number, got '$BENCH_ENTRIES'"
+BENCH_ENGINE=${BENCH_ENGINE:-rules}
+[[ $BENCH_ENGINE == rules || $BENCH_ENGINE == fold ]] || bench_die "BENCH_ENGINE must be rules or fold, got '$BENCH_ENGINE'"
 
 bench_init
 bench_build
 (cd -- "$BENCH_ROOT" && go build -o "$BENCH_BIN/gitbench" ./bench/gitbench) || bench_die "cannot build gitbench"
 bench_isolate
 bench_corpus
+bench_pack
 
 printf 'corpus: %s records, %s bytes\n' "$BENCH_RECORDS" "$BENCH_BYTES"
-gitbench consolidate -repo "$BENCH_REPO" -runs "$BENCH_RUNS" -entries "$BENCH_ENTRIES"
+gitbench consolidate -repo "$BENCH_REPO" -runs "$BENCH_RUNS" -entries "$BENCH_ENTRIES" -engine "$BENCH_ENGINE"

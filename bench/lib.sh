@@ -98,6 +98,8 @@ bench_isolate() {
 			defaultBranch = main
 		[commit]
 			gpgsign = false
+		[gc]
+			auto = 0
 	CFG
 	export GIT_AUTHOR_DATE='2026-03-01T10:00:00Z' GIT_COMMITTER_DATE='2026-03-01T10:00:00Z'
 	export LC_ALL=C
@@ -116,6 +118,14 @@ bench_corpus() {
 	BENCH_RECORDS=$(find "$BENCH_REPO/.yoi" -type f -name '*.md' | wc -l)
 	BENCH_RECORDS=${BENCH_RECORDS//[[:space:]]/}
 	BENCH_BYTES=$(find "$BENCH_REPO/.yoi" -type f -printf '%s\n' | awk '{s += $1} END {printf "%d", s}')
+}
+
+# bench_pack packs the corpus repository's objects, as a repository whose
+# memory has a history is (git gc packs loose objects past 6,700 of them);
+# gc.auto is off in the isolated configuration, so that no gc starts in the
+# background while a benchmark runs.
+bench_pack() {
+	git -C "$BENCH_REPO" gc -q --prune=now
 }
 
 bench_require_rg() {

@@ -30,9 +30,11 @@ func setFields(content []byte, kind record.Kind, fields ...field) ([]byte, error
 
 // finalize sets the fields the session owns on content, the new content of
 // rel: its sources (a decision's or request's accumulated from the
-// existing record and srcs; knowledge's last_sources, srcs when there are
-// any), created_at (the existing record's, else now) and updated_at (now,
-// unless nothing else changed).
+// existing record and srcs, the newest c.KeepSources when a trim sets it;
+// knowledge's last_sources, srcs when there are any), created_at (the
+// existing record's, else now) and updated_at (now, unless nothing else
+// changed: the trim is decided first, so a trim that only drops sources
+// dates the record too).
 func (s *Session) finalize(c Change, rel string, content []byte, existing *record.Record, srcs []record.Source) ([]byte, error) {
 	if len(bytes.TrimSpace(content)) == 0 {
 		return nil, s.refuse(c, "give the whole content of %s: frontmatter and body", record.DisplayPath(rel))
@@ -58,7 +60,11 @@ func (s *Session) finalize(c Change, rel string, content []byte, existing *recor
 		if existing != nil {
 			all = append(all, existing.Sources...)
 		}
-		fields = append(fields, field{record.KeySources, record.SourcesNode(appendSource(all, srcs...))})
+		all = appendSource(all, srcs...)
+		if c.KeepSources > 0 && len(all) > c.KeepSources {
+			all = all[len(all)-c.KeepSources:]
+		}
+		fields = append(fields, field{record.KeySources, record.SourcesNode(all)})
 	case record.KindKnowledge:
 		last := srcs
 		if len(last) == 0 && existing != nil {
@@ -77,19 +83,4 @@ func (s *Session) finalize(c Change, rel string, content []byte, existing *recor
 		}
 	}
 	return out, nil
-}
-
-// keepNewest keeps a record's newest n sources (the last n listed).
-func keepNewest(content []byte, rel string, n int) ([]byte, error) {
-	rec, _, err := record.Decode(rel, content)
-	if err != nil {
-		return nil, err
-	}
-	if rec.Kind != record.KindDecision && rec.Kind != record.KindRequest {
-		return nil, fmt.Errorf("only a decision's or request's sources are trimmed")
-	}
-	if len(rec.Sources) <= n {
-		return content, nil
-	}
-	return setFields(content, rec.Kind, field{record.KeySources, record.SourcesNode(rec.Sources[len(rec.Sources)-n:])})
 }

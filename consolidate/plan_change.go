@@ -206,14 +206,12 @@ func (s *Session) planEdit(c Change, p *planned, rel string, srcs []record.Sourc
 	if err != nil {
 		return err
 	}
+	if c.KeepSources > 0 && rec.Kind != record.KindDecision && rec.Kind != record.KindRequest {
+		return s.refuse(c, "only a decision's or request's sources are trimmed")
+	}
 	content, err := s.finalize(c, rel, c.Content, rec, srcs)
 	if err != nil {
 		return err
-	}
-	if c.KeepSources > 0 {
-		if content, err = keepNewest(content, rel, c.KeepSources); err != nil {
-			return s.refuse(c, "%v", err)
-		}
 	}
 	if bytes.Equal(content, old) {
 		return s.refuse(c, "%v", errNoChange)

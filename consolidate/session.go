@@ -67,10 +67,11 @@ type Session struct {
 	in      *Input
 	entries map[string]extract.Staging
 	cands   map[string]bool
-	changes record.ChangeSet
-	cur     *record.Snapshot // Base with changes, rebuilt after each
-	ops     []memlog.Op
-	used    map[string]bool // staging IDs some accepted change drew on
+	// cur is Base with the accepted changes: reads and the linter go
+	// through it, and the whole listing is built only when Snapshot asks.
+	cur  *record.Overlay
+	ops  []memlog.Op
+	used map[string]bool // staging IDs some accepted change drew on
 	// inherited protection: a record split out of a protected one is
 	// protected for the rest of the run.
 	protected map[string]bool
@@ -79,7 +80,7 @@ type Session struct {
 // NewSession starts a session over in. Staging entries must have
 // distinct IDs.
 func NewSession(in *Input) (*Session, error) {
-	s := &Session{in: in, entries: map[string]extract.Staging{}, cands: map[string]bool{}, used: map[string]bool{}, protected: map[string]bool{}}
+	s := &Session{in: in, entries: map[string]extract.Staging{}, cands: map[string]bool{}, cur: record.NewOverlay(in.Base), used: map[string]bool{}, protected: map[string]bool{}}
 	for _, e := range in.Entries {
 		if _, dup := s.entries[e.ID]; dup {
 			return nil, fmt.Errorf("staging entry %s given twice", e.ID)
@@ -102,14 +103,15 @@ func NewSession(in *Input) (*Session, error) {
 // Input is the run's input.
 func (s *Session) Input() *Input { return s.in }
 
-// Snapshot is the memory as the changes so far make it.
-func (s *Session) Snapshot() record.Snapshot {
-	if s.cur == nil {
-		snap := s.in.Base.Apply(&s.changes)
-		s.cur = &snap
-	}
-	return *s.cur
-}
+// Snapshot is the memory as the changes so far make it. Its listing is
+// built on the first call after a change: an engine that reads a few
+// records uses View.
+func (s *Session) Snapshot() record.Snapshot { return s.cur.Snapshot() }
+
+// View is the memory as the changes so far make it, read through the
+// changes over the base: lookups and reads cost nothing of the base's
+// size. It does not change as later changes are applied.
+func (s *Session) View() record.View { return s.cur }
 
 // Entry returns a consumed staging entry by ID.
 func (s *Session) Entry(id string) (extract.Staging, bool) {
@@ -162,7 +164,7 @@ func (s *Session) Used() []string {
 // differs from it.
 func (s *Session) Changes() *record.ChangeSet {
 	var cs record.ChangeSet
-	for _, c := range s.changes.Changes() {
+	for _, c := range s.cur.Changes() {
 		e, inBase := s.in.Base.Lookup(c.Path)
 		switch {
 		case c.Op == record.OpDelete && !inBase:
@@ -195,7 +197,7 @@ func (s *Session) Apply(ctx context.Context, c Change) ([]lint.Finding, error) {
 			return nil, s.refuse(c, "%v", err)
 		}
 	}
-	rep := lint.Check(s.Snapshot(), &cs, lint.Automation, s.lintOptions(p))
+	rep := lint.CheckOverlay(s.cur, &cs, lint.Automation, s.lintOptions(p))
 	if rep.HasErrors() {
 		r := s.refusal(c, "the linter refuses it")
 		for _, f := range rep.Findings {
@@ -205,10 +207,7 @@ func (s *Session) Apply(ctx context.Context, c Change) ([]lint.Finding, error) {
 		}
 		return nil, r
 	}
-	for _, w := range cs.Changes() {
-		_ = s.changes.Put(w)
-	}
-	s.cur = nil
+	s.cur = s.cur.With(&cs)
 	for _, id := range p.staging {
 		s.used[id] = true
 	}
@@ -260,12 +259,11 @@ func displayOf(p string) string {
 
 // read returns a record's current content and whether it exists.
 func (s *Session) read(rel string) ([]byte, bool, error) {
-	snap := s.Snapshot()
-	e, ok := snap.Lookup(rel)
+	e, ok := s.cur.Lookup(rel)
 	if !ok || e.Mode != record.ModeRegular {
 		return nil, false, nil
 	}
-	b, err := snap.Read(rel)
+	b, err := s.cur.ReadFile(rel)
 	if errors.Is(err, record.ErrNotExist) {
 		return nil, false, nil
 	}

@@ -111,6 +111,7 @@ func TestSessionRefuses(t *testing.T) {
 		{"protected dropped", "", Change{Kind: memlog.OpDrop, Path: "memory/decisions/frequently-used.md", Categories: []memlog.Category{memlog.CategoryUnused}, Reason: "x"}, "decisions are never deleted"},
 		{"protected compressed", "", Change{Kind: memlog.OpTrim, Path: "memory/decisions/frequently-used.md", Content: []byte(decision("resolved", "# Frequently used\n")), Categories: []memlog.Category{memlog.CategoryNoisy}, Reason: "shorter"}, "never heavily compressed"},
 		{"protected sources trimmed", "", Change{Kind: memlog.OpTrim, Path: "memory/decisions/frequently-used.md", Content: []byte(decision("resolved", "# Frequently used\nA long body that people read all the time, with many facts: one, two, three, four, five, six.\n")), KeepSources: 1, Categories: []memlog.Category{memlog.CategoryNoisy}, Reason: "sources"}, "may not be removed"},
+		{"knowledge sources trimmed", "", Change{Kind: memlog.OpTrim, Path: "knowledge/retry-policy.md", Content: []byte(knowledge("How to retry HTTP calls", "Retry twice.\n")), KeepSources: 1, Categories: []memlog.Category{memlog.CategoryNoisy}, Reason: "sources"}, "only a decision's or request's sources are trimmed"},
 		{"knowledge not from the report", "", Change{Kind: memlog.OpAdd, Path: "knowledge/sqlite.md", Content: []byte(knowledge("SQLite", "Use WAL.\n")), DerivedFrom: []string{"memory/decisions/use-sqlite.md"}, Reason: "r"}, "not in the knowledge-candidate report"},
 		{"knowledge from nothing", "", Change{Kind: memlog.OpAdd, Path: "knowledge/sqlite.md", Content: []byte(knowledge("SQLite", "Use WAL.\n")), Staging: []string{"e1"}, Reason: "r"}, "comes only from records of the knowledge-candidate report"},
 		{"decision without sources", "", Change{Kind: memlog.OpAdd, Path: "memory/decisions/use-postgres.md", Content: newDecision, Reason: "r"}, "needs the staging entries"},
@@ -342,5 +343,30 @@ func TestSessionLockPatterns(t *testing.T) {
 	}
 	if _, err := s.Apply(ctx, Change{Kind: memlog.OpAdd, Path: "memory/decisions/use-postgres.md", Content: []byte("---\nstatus: resolved\n---\n# PG\n"), Staging: []string{"e1"}, Reason: "r"}); err != nil {
 		t.Errorf("an unlocked path: %v", err)
+	}
+}
+
+// TestSessionTrimSetsUpdatedAt: a trim that only drops sources changes
+// the record's bytes, so its updated_at is the run's time; the trim
+// changes those two fields and nothing else, whether the content given
+// lists the sources or not (the session sets them).
+func TestSessionTrimSetsUpdatedAt(t *testing.T) {
+	body := "# Old sources\nKept as it is.\n"
+	old := decision("resolved", body, "a1", "a2", "a3")
+	want := strings.Replace(decision("resolved", body, "a3"), "updated_at: 2026-01-01T00:00:00Z", "updated_at: 2026-03-04T05:06:07Z", 1)
+	for name, content := range map[string]string{"as it is": old, "no sources given": decision("resolved", body)} {
+		t.Run(name, func(t *testing.T) {
+			s := newTestSession(t, func(in *Input) {
+				files := baseFiles()
+				files["memory/decisions/old-sources.md"] = []byte(old)
+				in.Base = record.MapSnapshot(files)
+			})
+			if _, err := s.Apply(context.Background(), Change{Kind: memlog.OpTrim, Path: "memory/decisions/old-sources.md", Content: []byte(content), KeepSources: 1, Categories: []memlog.Category{memlog.CategoryNoisy}, Reason: "too many sources"}); err != nil {
+				t.Fatal(err)
+			}
+			if got := read(t, s, "memory/decisions/old-sources.md"); got != want {
+				t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+			}
+		})
 	}
 }

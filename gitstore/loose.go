@@ -40,6 +40,7 @@ func (o *Objects) writeLoose(kind plumbing.ObjectType, content []byte) (plumbing
 		// objects does not take it just before our ref makes it reachable.
 		now := time.Now()
 		_ = os.Chtimes(path, now, now)
+		o.loose.add(name)
 		return h, nil
 	}
 	buf, err := o.compress(header, content)
@@ -64,6 +65,7 @@ func (o *Objects) writeLoose(kind plumbing.ObjectType, content []byte) (plumbing
 		os.Remove(tmp.Name())
 		return plumbing.ZeroHash, fmt.Errorf("write object %s: %w", name, err)
 	}
+	o.loose.add(name)
 	return h, nil
 }
 
@@ -214,6 +216,9 @@ func corrupt(h plumbing.Hash, format string, args ...any) error {
 // openLoose opens h's loose file in the objects directory or an alternate.
 func (o *Objects) openLoose(h plumbing.Hash) (*os.File, error) {
 	name := h.String()
+	if o.loose.absent(name) {
+		return nil, &fs.PathError{Op: "open", Path: filepath.Join(o.objectsDir, name[:2], name[2:]), Err: fs.ErrNotExist}
+	}
 	var first error
 	for _, dir := range o.looseDirs() {
 		f, err := os.Open(filepath.Join(dir, name[:2], name[2:]))
@@ -227,6 +232,7 @@ func (o *Objects) openLoose(h plumbing.Hash) (*os.File, error) {
 			first = err
 		}
 	}
+	o.loose.list(name, o.looseDirs())
 	return nil, first
 }
 

@@ -39,6 +39,7 @@ type Objects struct {
 	st         *filesystem.Storage
 	objectsDir string   // common objects directory, for writes
 	alternates []string // objects directories it borrows from (objects/info/alternates)
+	loose      looseNames
 
 	zmu sync.Mutex
 	zw  *zlib.Writer  // reused by compress
@@ -55,10 +56,19 @@ func OpenObjects(r Repo) (*Objects, error) {
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(r.GitDir), osfs.New(r.CommonDir))
 	// Packed objects larger than packStreamBytes are streamed, not read
 	// whole into memory: a reader takes only what its limit allows.
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: packStreamBytes, MaxOpenDescriptors: maxOpenPacks})
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCacheBytes), filesystem.Options{LargeObjectThreshold: packStreamBytes, MaxOpenDescriptors: maxOpenPacks})
 	objectsDir := filepath.Join(r.CommonDir, "objects")
 	return &Objects{st: st, objectsDir: objectsDir, alternates: alternates(objectsDir, 0)}, nil
 }
+
+// objectCacheBytes bounds go-git's cache of packed objects read (trees,
+// delta bases, blobs). A consolidation run reads the decisions and
+// requests of the memory twice (the rules engine, then the lint of the
+// whole result): 32 MiB keeps those of a 10,000-record memory (about 20
+// MB in all), which saves inflating them again (a quarter of the run's CPU
+// time), while go-git's default (96 MiB) let a run over a larger memory
+// grow past 100 MiB of RSS. See bench/README.md (gitbench consolidate).
+const objectCacheBytes = 32 * cache.MiByte
 
 // packStreamBytes is the size over which go-git streams a packed object.
 const packStreamBytes = 1 << 20

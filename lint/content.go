@@ -61,8 +61,8 @@ func summaryMissing(deleted bool) Finding {
 
 // hasSummary reports whether the snapshot has the summary at all (a
 // symlink or directory there is reported by the path rules).
-func hasSummary(snap record.Snapshot) bool {
-	_, ok := snap.Lookup(record.SummaryPath)
+func hasSummary(view record.View) bool {
+	_, ok := view.Lookup(record.SummaryPath)
 	return ok
 }
 
@@ -70,10 +70,12 @@ func hasSummary(snap record.Snapshot) bool {
 // snapshot no longer has it, while .yoi/ still holds something: a change
 // that removes all of .yoi/ gives up the memory, and leaves nothing that
 // needs a summary.
-func deletesSummary(snap record.Snapshot, deleted []string) bool {
+func deletesSummary(view record.View, deleted []string) bool {
 	for _, p := range deleted {
 		if p == record.SummaryPath {
-			return !hasSummary(snap) && len(snap.Entries) > 0
+			empty := true
+			view.Scan("", func(record.Entry) bool { empty = false; return false })
+			return !hasSummary(view) && !empty
 		}
 	}
 	return false

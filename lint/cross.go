@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,7 +22,7 @@ func replacedByFindings(targets []record.Entry, idx *index, known map[string]*fa
 		if f, ok := known[p]; ok {
 			return f
 		}
-		f := decisionFacts(idx.snap, p, opts)
+		f := decisionFacts(idx.view, p, opts)
 		known[p] = f
 		return f
 	}
@@ -69,11 +71,11 @@ func cycleFrom(f *facts, lookup func(string) *facts) []string {
 }
 
 // decisionFacts reads one decision's replaced_by outside the target set.
-func decisionFacts(snap record.Snapshot, p string, opts Options) *facts {
-	if e, ok := snap.Lookup(p); !ok || e.Mode != record.ModeRegular || (opts.MaxFileBytes > 0 && e.Size > opts.MaxFileBytes) {
+func decisionFacts(view record.View, p string, opts Options) *facts {
+	if e, ok := view.Lookup(p); !ok || e.Mode != record.ModeRegular || (opts.MaxFileBytes > 0 && e.Size > opts.MaxFileBytes) {
 		return &facts{path: p}
 	}
-	b, err := snap.Read(p)
+	b, err := view.ReadFile(p)
 	if err != nil {
 		return &facts{path: p}
 	}
@@ -86,22 +88,36 @@ func decisionFacts(snap record.Snapshot, p string, opts Options) *facts {
 
 // similarSlugFindings reports clusters of look-alike slugs of one kind:
 // the same words in another order or number (retry-policy,
-// policies-retry), or one edit apart (retry-policy, retry-polcy).
+// policies-retry), or one edit apart (retry-policy, retry-polcy). Only
+// the kinds of the targets are listed.
 func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
 	want := map[string]bool{}
+	wanted := map[record.Kind][]string{}
 	for _, e := range targets {
 		want[e.Path] = true
+		for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
+			if slug, ok := listedSlug(e, kind); ok {
+				wanted[kind] = append(wanted[kind], slug)
+			}
+		}
 	}
 	var out []Finding
 	for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
-		slugs := idx.slugs(kind)
+		if len(wanted[kind]) == 0 {
+			continue
+		}
+		n, slugs := idx.slugs(kind)
 		var groups [][]string
-		if len(targets) < len(slugs)/16 {
+		if len(targets) < n/16 {
 			// A few files (a hook, a tool's write): compare them with the
 			// rest instead of clustering every slug.
-			groups = similarTo(slugs, kind, want)
+			groups = similarTo(slugs, wanted[kind])
 		} else {
-			groups = similarGroups(slugs)
+			var all []string
+			for s := range slugs {
+				all = append(all, s.slug)
+			}
+			groups = similarGroups(all)
 		}
 		for _, group := range groups {
 			for _, s := range group {
@@ -131,34 +147,111 @@ func listSome(names []string, n int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
-// similarTo returns, for each wanted slug of kind, the group of it and the
-// slugs similar to it.
-func similarTo(slugs []string, kind record.Kind, want map[string]bool) [][]string {
-	var groups [][]string
-	for _, s := range slugs {
-		if !want[record.PathFor(kind, s)] {
-			continue
-		}
-		sig := initials(s)
-		group := []string{s}
-		for _, o := range slugs {
-			if o == s {
+// similarTo returns, for each wanted slug (one of slugs), the group of it
+// and the slugs similar to it, in the order of slugs. Each other slug is
+// looked at once, against all the wanted ones: its initials first (the
+// same words in any order share them), and only for a wanted slug of
+// nearly the same length and nearly the same letters are the variants
+// of both hashed (one edit apart).
+func similarTo(slugs iter.Seq[slugInfo], wanted []string) [][]string {
+	ws := make([]*wantedSlug, len(wanted))
+	for i, s := range wanted {
+		ws[i] = &wantedSlug{info: newSlugInfo("", s), key: wordKey(s), variants: variants(s), at: -1}
+	}
+	var buf []uint64
+	i := -1
+	for o := range slugs {
+		i++
+		key, vs := "", []uint64(nil)
+		for _, w := range ws {
+			if w.info.slug == o.slug {
+				w.at = i
 				continue
 			}
-			// Same words in any order share their initials; one edit apart
-			// means nearly the same length. Anything else is not similar,
-			// and is rejected here without allocating.
-			near := len(s) >= 10 && len(o) >= 10 && len(s)-len(o) <= 1 && len(o)-len(s) <= 1
-			if (near || initials(o) == sig) && similar(s, o) {
-				group = append(group, o)
+			if o.sig == w.info.sig {
+				if key == "" {
+					key = wordKey(o.slug)
+				}
+				if key == w.key {
+					w.group = append(w.group, o.slug)
+					continue
+				}
+			}
+			// Two slugs one edit apart have nearly the same length and
+			// differ by at most one letter each way: most of the rest are
+			// ruled out before hashing.
+			if len(o.slug) < 10 || len(w.info.slug) < 10 || len(o.slug)-len(w.info.slug) > 1 || len(w.info.slug)-len(o.slug) > 1 || !nearLetters(o.letters, w.info.letters) {
+				continue
+			}
+			if vs == nil {
+				buf = appendVariants(buf[:0], o.slug)
+				vs = buf
+			}
+			if shareAny(vs, w.variants) {
+				w.group = append(w.group, o.slug)
 			}
 		}
-		if len(group) > 1 {
-			sort.Strings(group[1:])
-			groups = append(groups, group)
+	}
+	slices.SortFunc(ws, func(a, b *wantedSlug) int { return a.at - b.at })
+	var groups [][]string
+	for _, w := range ws {
+		if len(w.group) > 0 {
+			sort.Strings(w.group)
+			groups = append(groups, append([]string{w.info.slug}, w.group...))
 		}
 	}
 	return groups
+}
+
+// wantedSlug is a slug similarTo looks for, with what the comparisons
+// need of it, and the similar slugs found.
+type wantedSlug struct {
+	info     slugInfo
+	key      string
+	variants []uint64
+	at       int // its index in the slugs
+	group    []string
+}
+
+// letterCounts counts a slug's letters, digits and hyphens (at most 64
+// bytes: a longer one is no slug).
+func letterCounts(s string) [37]uint8 {
+	var c [37]uint8
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b >= 'a' && b <= 'z':
+			c[b-'a']++
+		case b >= '0' && b <= '9':
+			c[26+b-'0']++
+		default:
+			c[36]++ // '-' and anything else: a slug has no other bytes
+		}
+	}
+	return c
+}
+
+// nearLetters reports whether two slugs' counts differ by at most two in
+// all: one deletion from each leaves the same letters.
+func nearLetters(a, b [37]uint8) bool {
+	d := 0
+	for i := range a {
+		d += max(int(a[i])-int(b[i]), int(b[i])-int(a[i]))
+		if d > 2 {
+			return false
+		}
+	}
+	return true
+}
+
+func shareAny(a, b []uint64) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // initials counts the first letters of a slug's words, filler words left
@@ -186,28 +279,11 @@ func initials(s string) [36]uint8 {
 	return c
 }
 
-// similar is the pairwise form of similarGroups' test.
-func similar(a, b string) bool {
-	if wordKey(a) == wordKey(b) {
-		return true
-	}
-	if len(a) < 10 || len(b) < 10 || len(a)-len(b) > 1 || len(b)-len(a) > 1 {
-		return false
-	}
-	va, vb := variants(a), variants(b)
-	for _, x := range va {
-		for _, y := range vb {
-			if x == y {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // variants are the hashes similarGroups indexes a slug under.
-func variants(s string) []uint64 {
-	out := []uint64{hashWithout(s, -1)}
+func variants(s string) []uint64 { return appendVariants(nil, s) }
+
+func appendVariants(out []uint64, s string) []uint64 {
+	out = append(out, hashWithout(s, -1))
 	for i := 0; i < len(s); i++ {
 		if s[i] != '-' && !isDigit(s[i]) {
 			out = append(out, hashWithout(s, i))

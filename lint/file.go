@@ -43,13 +43,13 @@ func lintFile(e record.Entry, idx *index, opts Options) fileResult {
 		// Not a record, but committed all the same: no secrets there
 		// either. Staging is machine-local and never committed.
 		if e.Mode == record.ModeRegular && loc.Area != record.AreaStaging && loc.Area != record.AreaRecord {
-			if content, ok := fl.read(idx.snap, opts); ok {
+			if content, ok := fl.read(idx.view, opts); ok {
 				fl.credentials(content)
 			}
 		}
 		return fileResult{findings: fl.out}
 	}
-	content, ok := fl.read(idx.snap, opts)
+	content, ok := fl.read(idx.view, opts)
 	if !ok {
 		return fileResult{findings: fl.out}
 	}
@@ -120,12 +120,12 @@ func leavesYoi(p, target string) bool {
 	return joined == ".." || strings.HasPrefix(joined, "../")
 }
 
-func (fl *fileLint) read(snap record.Snapshot, opts Options) ([]byte, bool) {
+func (fl *fileLint) read(view record.View, opts Options) ([]byte, bool) {
 	if opts.MaxFileBytes > 0 && fl.entry.Size > opts.MaxFileBytes {
 		fl.tooLarge(fl.entry.Size, opts)
 		return nil, false
 	}
-	content, err := snap.Read(fl.entry.Path)
+	content, err := view.ReadFile(fl.entry.Path)
 	var tl *record.TooLargeError
 	switch {
 	case errors.As(err, &tl):

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -25,23 +26,31 @@ const (
 // replaced_by), and the proposal rules: path safety, the write area for
 // automation, creating an existing slug, and information loss.
 func Check(base record.Snapshot, cs *record.ChangeSet, actor Actor, opts Options) Report {
+	return CheckOverlay(record.NewOverlay(base), cs, actor, opts)
+}
+
+// CheckOverlay is Check on the snapshot cur makes, without building it:
+// the changed paths are looked up through the overlay, so that the cost
+// follows the change (and, for a delete, the records that mention it), not
+// the size of the memory.
+func CheckOverlay(cur *record.Overlay, cs *record.ChangeSet, actor Actor, opts Options) Report {
 	var out []Finding
-	after := base.Apply(cs)
-	changed := map[string]bool{}
+	after := cur.With(cs)
+	var targets []record.Entry
 	var deleted []string
 	for _, c := range cs.Changes() {
-		fs, ok := changeFindings(base, c, actor, opts)
+		fs, ok := changeFindings(cur, c, actor, opts)
 		out = append(out, fs...)
 		if !ok {
 			continue
 		}
 		if c.Op == record.OpDelete {
 			deleted = append(deleted, c.Path)
-		} else {
-			changed[c.Path] = true
+		} else if e, ok := after.Lookup(c.Path); ok {
+			targets = append(targets, e)
 		}
 	}
-	rep := Tree(after, opts, func(p string) bool { return changed[p] })
+	rep := lintTargets(after, targets, opts)
 	out = append(out, rep.Findings...)
 	if len(deleted) > 0 {
 		out = append(out, brokenByDeletes(after, deleted, opts)...)
@@ -63,7 +72,7 @@ func PathFinding(path string) *Finding {
 	return nil
 }
 
-func changeFindings(base record.Snapshot, c record.Change, actor Actor, opts Options) ([]Finding, bool) {
+func changeFindings(base record.View, c record.Change, actor Actor, opts Options) ([]Finding, bool) {
 	add := func(rule, format string, args ...any) []Finding {
 		return []Finding{{Path: c.Path, Line: 1, Col: 1, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...)}}
 	}
@@ -84,7 +93,7 @@ func changeFindings(base record.Snapshot, c record.Change, actor Actor, opts Opt
 		return add(RuleSlugExists, "%s already exists; update it instead of creating it", c.Path), false
 	}
 	if c.Op == record.OpPut && exists && old.Mode == record.ModeRegular && loc.Area == record.AreaRecord {
-		if prev, err := base.Read(c.Path); err == nil {
+		if prev, err := base.ReadFile(c.Path); err == nil {
 			return lossFindings(c, prev, opts), true
 		}
 	}
@@ -145,39 +154,39 @@ func missingSources(old, cur []record.Source) []string {
 
 // brokenByDeletes finds records that reference a deleted knowledge record
 // or name a deleted decision in replaced_by.
-func brokenByDeletes(after record.Snapshot, deleted []string, opts Options) []Finding {
-	var needles []string
+func brokenByDeletes(after record.View, deleted []string, opts Options) []Finding {
+	var needles [][]byte
 	for _, p := range deleted {
 		loc := record.Classify(p)
 		switch loc.Kind {
 		case record.KindKnowledge:
-			needles = append(needles, "#"+loc.Slug)
+			needles = append(needles, []byte("#"+loc.Slug))
 		case record.KindDecision, record.KindRequest:
-			needles = append(needles, loc.Slug)
+			needles = append(needles, []byte(loc.Slug))
 		}
 	}
 	if len(needles) == 0 {
 		return nil
 	}
-	suspect := func(p string) bool {
-		e, ok := after.Lookup(p)
-		if !ok || e.Mode != record.ModeRegular || record.Classify(p).Area != record.AreaRecord {
-			return false
+	var suspects []record.Entry
+	after.Scan("", func(e record.Entry) bool {
+		if e.Mode != record.ModeRegular || record.Classify(e.Path).Area != record.AreaRecord {
+			return true
 		}
-		b, err := after.Read(p)
+		b, err := after.ReadFile(e.Path)
 		if err != nil {
-			return false
+			return true
 		}
 		for _, n := range needles {
-			if strings.Contains(string(b), n) {
-				return true
+			if bytes.Contains(b, n) {
+				suspects = append(suspects, e)
+				break
 			}
 		}
-		return false
-	}
-	rep := Tree(after, opts, suspect)
+		return true
+	})
 	var out []Finding
-	for _, f := range rep.Findings {
+	for _, f := range lintTargets(after, suspects, opts).Findings {
 		if f.Rule == RuleKnowledgeRef || f.Rule == RuleReplacedByTarget {
 			out = append(out, f)
 		}

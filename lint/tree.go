@@ -1,9 +1,6 @@
 package lint
 
 import (
-	"path"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -11,17 +8,17 @@ import (
 )
 
 // index is what the listing alone tells about the snapshot. Lookups go
-// through the snapshot's sorted entries: no maps over 10,000 paths for a
-// hook that lints one file.
+// through the view (a snapshot's sorted entries, an overlay's changes over
+// them): no maps over 10,000 paths for a hook that lints one file.
 type index struct {
-	snap record.Snapshot
+	view record.View
 }
 
-func newIndex(snap record.Snapshot) *index { return &index{snap: snap} }
+func newIndex(view record.View) *index { return &index{view: view} }
 
 // has reports whether a record of kind with slug exists as a file.
 func (x *index) has(kind record.Kind, slug string) bool {
-	e, ok := x.snap.Lookup(record.PathFor(kind, slug))
+	e, ok := x.view.Lookup(record.PathFor(kind, slug))
 	return ok && e.Mode == record.ModeRegular
 }
 
@@ -30,38 +27,29 @@ func (x *index) isRecord(slug string) bool {
 	return x.has(record.KindDecision, slug) || x.has(record.KindRequest, slug) || x.has(record.KindKnowledge, slug)
 }
 
-// slugs lists the valid slugs of a kind's regular files, in path order.
-func (x *index) slugs(kind record.Kind) []string {
-	dir := path.Dir(record.PathFor(kind, "x")) + "/"
-	es := x.snap.Entries
-	lo := sort.Search(len(es), func(i int) bool { return es[i].Path >= dir })
-	var out []string
-	for _, e := range es[lo:] {
-		if !strings.HasPrefix(e.Path, dir) {
-			break
-		}
-		if e.Mode != record.ModeRegular {
-			continue
-		}
-		if loc := record.Classify(e.Path); loc.Area == record.AreaRecord && loc.Kind == kind && loc.SlugErr == nil {
-			out = append(out, loc.Slug)
-		}
-	}
-	return out
-}
-
 // Tree lints the snapshot. When only is non-nil, findings are reported for
 // the paths it selects alone, while references and replaced_by chains are
 // still checked against the whole snapshot; the cost then follows the
 // number of selected files.
 func Tree(snap record.Snapshot, opts Options, only func(path string) bool) Report {
-	idx := newIndex(snap)
 	var targets []record.Entry
 	for _, e := range snap.Entries {
 		if only == nil || only(e.Path) {
 			targets = append(targets, e)
 		}
 	}
+	rep := lintTargets(snap, targets, opts)
+	if only == nil && !hasSummary(snap) {
+		rep.Findings = append(rep.Findings, summaryMissing(false))
+		sortFindings(rep.Findings)
+	}
+	return rep
+}
+
+// lintTargets lints the target entries of view, in path order, against
+// the whole view.
+func lintTargets(view record.View, targets []record.Entry, opts Options) Report {
+	idx := newIndex(view)
 	// Slug clusters need only the listing: find them while files are read.
 	similar := make(chan []Finding, 1)
 	go func() {
@@ -79,9 +67,6 @@ func Tree(snap record.Snapshot, opts Options, only func(path string) bool) Repor
 		if results[i].facts != nil {
 			facts[results[i].facts.path] = results[i].facts
 		}
-	}
-	if only == nil && !hasSummary(snap) {
-		out = append(out, summaryMissing(false))
 	}
 	out = append(out, replacedByFindings(targets, idx, facts, opts)...)
 	out = append(out, <-similar...)

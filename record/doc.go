@@ -1,6 +1,7 @@
 // Package record is the model of git-yoimem's memory records: the four kinds
 // (summary, decision, request, knowledge), their layout under .yoi/, slugs,
-// the frontmatter fields, and change sets.
+// the frontmatter fields, snapshots of .yoi/ (and overlays of changes over
+// one), and change sets.
 //
 // A record is Markdown with YAML frontmatter. Git diff is the review surface,
 // so a Document keeps the file's bytes and edits splice only the lines of the

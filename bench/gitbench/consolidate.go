@@ -1,43 +1,29 @@
 package main
 
 import (
-	"context"
-	"errors"
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/yoimem/git-yoimem/consolidate"
 	"github.com/yoimem/git-yoimem/extract"
-	"github.com/yoimem/git-yoimem/gitstore"
-	"github.com/yoimem/git-yoimem/lint"
-	"github.com/yoimem/git-yoimem/memlog"
 	"github.com/yoimem/git-yoimem/record"
 )
 
-// consolidateOnce stages ENTRIES entries (half of them decisions on
-// records the corpus has, half on new topics, a request in every fourth)
-// and times one consolidation run over them: lock, input (the base
-// snapshot of the memory branch's parent), the engine, the lint of the
-// whole resulting memory, the commit, its note and the cleanup. Each run
-// starts from the corpus again (the memory branch and notes removed).
-func consolidateOnce(repo string, runs, entries int) error {
-	ctx := context.Background()
-	r, err := gitstore.Locate(ctx, gitstore.Git{Dir: repo})
-	if err != nil {
-		return err
-	}
-	objs, err := gitstore.OpenObjects(r)
-	if err != nil {
-		return err
-	}
-	base, err := gitstore.ResolveBase(ctx, r, "")
-	if err != nil {
-		return err
-	}
+// consolidateBench stages ENTRIES entries (half of them decisions on records
+// the corpus has, half on new topics, a request in every fourth) and
+// times consolidation runs over them, each in a new process (gitbench
+// consolidate-run), as `git yoimem consolidate` runs: from opening the
+// repository to the staging cleanup, with nothing read before, and its
+// peak RSS. Each run starts from the corpus again (the memory branch and
+// notes removed).
+func consolidateBench(repo string, runs, entries int, engine string) error {
 	decisions, err := records(repo, 1<<30)
 	if err != nil && !strings.Contains(err.Error(), "fewer than") {
 		return err
@@ -49,38 +35,67 @@ func consolidateOnce(repo string, runs, entries int) error {
 		}
 	}
 	staging := filepath.Join(repo, ".yoi", "memory", "_staging")
-	var times []time.Duration
+	var times, cpus []time.Duration
+	var rss int64
+	steps := map[string][]time.Duration{}
+	var last runResult
 	for i := -1; i < runs; i++ {
-		_, _ = git(repo, nil, nil, "update-ref", "-d", "refs/heads/yoimem/bench-consolidate")
+		_, _ = git(repo, nil, nil, "update-ref", "-d", "refs/heads/"+benchBranch)
 		_, _ = git(repo, nil, nil, "update-ref", "-d", "refs/notes/yoimem")
 		if err := stage(staging, entries, slugs); err != nil {
 			return err
 		}
-		run := &consolidate.Runner{
-			Branch:     &gitstore.MemoryBranch{Repo: r, Objects: objs, Branch: "yoimem/bench-consolidate", Base: base, Prefix: ".yoi"},
-			StagingDir: staging, Root: repo, MaxRead: 1 << 20, Lint: lint.DefaultOptions(), Engine: foldEngine{},
-		}
-		start := time.Now()
-		rep, err := run.Once(ctx)
-		d := time.Since(start)
+		res, usage, err := runChild(repo, engine)
 		if err != nil {
 			return err
 		}
-		if !rep.Committed() {
-			return errors.New("the run committed nothing")
-		}
 		if i >= 0 {
-			times = append(times, d)
+			times = append(times, res.Total)
+			cpus = append(cpus, time.Duration(usage.Utime.Nano()+usage.Stime.Nano()))
+			for name, d := range res.Steps {
+				steps[name] = append(steps[name], d)
+			}
+			rss = max(rss, usage.Maxrss)
 		}
-		if i == runs-1 {
-			fmt.Printf("consolidation of %d staged entries: %d records changed, %d operations\n", entries, rep.Plan.Changes.Len(), len(rep.Plan.Message.Ops))
-		}
+		last = res
 	}
-	var self syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	fmt.Printf("consolidation run (fold engine): median %s (goal < 1 s)\n", ms(median(times)))
-	fmt.Printf("peak RSS of gitbench over %d runs: %.1f MiB (goal < 100 MiB)\n", runs+1, float64(self.Maxrss)/1024)
+	fmt.Printf("consolidation of %d staged entries: %d records changed, %d operations\n", entries, last.Changed, last.Ops)
+	fmt.Printf("consolidation run (%s engine): median %s (goal < 1 s), CPU time (user+system) median %s\n", engine, ms(median(times)), ms(median(cpus)))
+	var parts []string
+	for _, name := range stepNames {
+		parts = append(parts, name+" "+ms(median(steps[name])))
+	}
+	fmt.Printf("  medians of its steps: %s\n", strings.Join(parts, ", "))
+	fmt.Printf("peak RSS of a run, the largest of %d: %.1f MiB (goal < 100 MiB)\n", runs, float64(rss)/1024)
 	return nil
+}
+
+// runChild runs gitbench consolidate-run and returns what it printed and
+// its resource usage (peak RSS in KiB, CPU time: the process's start
+// included).
+func runChild(repo, engine string) (runResult, syscall.Rusage, error) {
+	var usage syscall.Rusage
+	self, err := os.Executable()
+	if err != nil {
+		return runResult{}, usage, err
+	}
+	cmd := exec.Command(self, "consolidate-run", "-repo", repo, "-engine", engine)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if os.Getenv("GITBENCH_RUN_STDERR") == "1" { // GODEBUG=gctrace=1, say
+		cmd.Stderr = io.MultiWriter(&errb, os.Stderr)
+	}
+	if err := cmd.Run(); err != nil {
+		return runResult{}, usage, fmt.Errorf("consolidate-run: %v: %s", err, errb.String())
+	}
+	var res runResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		return runResult{}, usage, fmt.Errorf("consolidate-run printed %q: %v", out.String(), err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		usage = *ru
+	}
+	return res, usage, nil
 }
 
 // stage writes the benchmark's staging entries.
@@ -109,56 +124,4 @@ func stage(dir string, n int, slugs []string) error {
 		}
 	}
 	return nil
-}
-
-// foldEngine folds each decision into the record of its topic and each
-// request into one of its target: the plumbing a rules run goes through,
-// without the rules engine's judgement (measured in consolidate/rules).
-type foldEngine struct{}
-
-func (foldEngine) Name() string  { return "rules" }
-func (foldEngine) Model() string { return "" }
-
-func (foldEngine) Run(ctx context.Context, s *consolidate.Session) error {
-	for _, e := range s.Input().Entries {
-		for _, d := range e.Activity.Decisions {
-			if err := fold(ctx, s, record.PathFor(record.KindDecision, slugOf(d.Topic)), "---\nstatus: resolved\n---\n# "+d.Topic+"\n", "Chosen: "+d.Chosen, e.ID); err != nil {
-				return err
-			}
-		}
-		for _, q := range e.Activity.Requests {
-			if err := fold(ctx, s, record.PathFor(record.KindRequest, slugOf(q.Target)), "---\n---\n# "+q.Target+"\n", q.Summary, e.ID); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func fold(ctx context.Context, s *consolidate.Session, path, head, line, entry string) error {
-	cur, err := s.Snapshot().Read(path)
-	c := consolidate.Change{Kind: memlog.OpUpdate, Path: path, Staging: []string{entry}, Reason: "from " + entry}
-	switch {
-	case errors.Is(err, record.ErrNotExist):
-		c.Kind, c.Content = memlog.OpAdd, []byte(head+line+"\n")
-	case err != nil:
-		return err
-	default:
-		c.Content = append(append([]byte(nil), cur...), line+"\n"...)
-	}
-	_, err = s.Apply(ctx, c)
-	return err
-}
-
-func slugOf(topic string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(topic) {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
 }

@@ -9,9 +9,10 @@
 //	    divided by git's own plumbing path for the same commit (temporary
 //	    index: read-tree, hash-object, update-index, write-tree,
 //	    commit-tree, update-ref)
-//	gitbench consolidate -repo DIR [-runs N] [-entries 100]
-//	    one consolidation run over ENTRIES staged entries: its wall time
-//	    and peak memory
+//	gitbench consolidate -repo DIR [-runs N] [-entries 100] [-engine rules]
+//	    one consolidation run over ENTRIES staged entries, each in a new
+//	    process (gitbench consolidate-run) with the rules engine or fold
+//	    (the plumbing alone): its wall time, steps and peak memory
 //
 // DIR is a repository whose .yoi/ holds the benchmark corpus, committed on
 // its current branch; git-yoimem must be on PATH for precommit.
@@ -34,32 +35,37 @@ func main() {
 	runs := fs.Int("runs", 10, "measured runs of each side")
 	files := fs.Int("files", 10, "records per change set (memcommit)")
 	entries := fs.Int("entries", 100, "staged entries per run (consolidate)")
+	engine := fs.String("engine", "rules", "rules or fold (consolidate)")
 	_ = fs.Parse(os.Args[2:])
 	if *repo == "" || *runs < 1 {
 		fmt.Fprintln(os.Stderr, "gitbench: -repo is required and -runs must be at least 1")
 		os.Exit(2)
 	}
-	if p := os.Getenv("GITBENCH_CPUPROFILE"); p != "" {
+	// consolidate's runs are its children: they write the profile (the
+	// last run's).
+	if p := os.Getenv("GITBENCH_CPUPROFILE"); p != "" && os.Args[1] != "consolidate" {
 		f, err := os.Create(p)
 		if err == nil && pprof.StartCPUProfile(f) == nil {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	if err := runBench(os.Args[1], *repo, *runs, *files, *entries); err != nil {
+	if err := runBench(os.Args[1], *repo, *runs, *files, *entries, *engine); err != nil {
 		fmt.Fprintln(os.Stderr, "gitbench:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func runBench(name, repo string, runs, files, entries int) error {
+func runBench(name, repo string, runs, files, entries int, engine string) error {
 	switch name {
 	case "precommit":
 		return preCommit(repo, runs)
 	case "memcommit":
 		return memCommit(repo, runs, files)
 	case "consolidate":
-		return consolidateOnce(repo, runs, entries)
+		return consolidateBench(repo, runs, entries, engine)
+	case "consolidate-run":
+		return consolidateRun(repo, engine)
 	}
 	return fmt.Errorf("unknown benchmark %q", name)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/yoimem/git-yoimem/memlog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,21 +40,27 @@ func memCommit(repo string, runs, files int) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	nonce := time.Now().UnixNano()
 	var ours, plumbing []time.Duration
 	for i := -2; i < runs; i++ {
-		contents := make([][]byte, len(recs))
-		for j, p := range recs {
+		// Each side writes blobs of its own, new to the repository: a
+		// side that found its blobs written (by the other side, or by an
+		// earlier gitbench) would skip the writes.
+		var contents [2][][]byte
+		for _, p := range recs {
 			b, err := os.ReadFile(filepath.Join(repo, ".yoi", p))
 			if err != nil {
 				return err
 			}
-			contents[j] = append(b, fmt.Sprintf("\nRound %d.\n", i)...)
+			for side := range contents {
+				contents[side] = append(contents[side], fmt.Appendf(slices.Clip(b), "\nRound %d of %d, side %d.\n", i, nonce, side))
+			}
 		}
-		d, err := oursOnce(ctx, mb, recs, contents, i)
+		d, err := oursOnce(ctx, mb, recs, contents[0], i)
 		if err != nil {
 			return err
 		}
-		dp, err := plumbingOnce(repo, tmp, base, recs, contents, i)
+		dp, err := plumbingOnce(repo, tmp, base, recs, contents[1], i)
 		if err != nil {
 			return err
 		}

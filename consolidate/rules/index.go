@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -21,7 +22,11 @@ type known struct {
 	status     record.Status
 	replacedBy string
 	sources    []record.Source
-	content    []byte // the base content; nil for a record this run adds
+	// content is the record's content, read when a draft of it is made
+	// (the index keeps the bytes of no record: a memory holds thousands);
+	// nil for a record this run adds.
+	content []byte
+	readErr error // reading content failed
 	// tooBig is set, and content not read, for a record over the
 	// linter's file-size limit: a change to it fails the run.
 	tooBig *record.TooLargeError
@@ -61,7 +66,6 @@ func loadIndex(ctx context.Context, snap record.Snapshot, maxBytes int64) (*inde
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", record.DisplayPath(e.Path), err)
 		}
-		k.content = b
 		if rec, _, err := record.Decode(e.Path, b); err == nil {
 			k.title = title(rec.Body())
 			k.status, k.replacedBy, k.sources = rec.Status, rec.ReplacedBy, rec.Sources
@@ -112,12 +116,13 @@ func (idx *index) live(k *known) *known {
 	return k
 }
 
-// title is the text of a body's first "# " heading line.
+// title is the text of a body's first "# " heading line, a copy: the
+// index keeps it, not the body.
 func title(body []byte) string {
-	for line := range strings.Lines(string(body)) {
-		line = strings.TrimRight(line, "\r\n")
-		if t, ok := strings.CutPrefix(line, "# "); ok {
-			return strings.TrimSpace(t)
+	for line := range bytes.Lines(body) {
+		line = bytes.TrimRight(line, "\r\n")
+		if t, ok := bytes.CutPrefix(line, []byte("# ")); ok {
+			return string(bytes.TrimSpace(t))
 		}
 	}
 	return ""

@@ -68,6 +68,9 @@ func (p *planner) draftOf(k *known) (*draft, string) {
 	if d, ok := p.drafts[k.path]; ok {
 		return d, ""
 	}
+	if k.content == nil && k.tooBig == nil {
+		k.content, k.readErr = p.s.View().ReadFile(k.path)
+	}
 	d := newDraft(k, false)
 	p.drafts[k.path] = d
 	return d, ""

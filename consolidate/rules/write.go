@@ -17,6 +17,9 @@ func (p *planner) change(d *draft) (consolidate.Change, bool, error) {
 	if d.rec.tooBig != nil {
 		return consolidate.Change{}, false, fmt.Errorf("rules engine: staged activity on the topic of %w; split the record or raise the limit", d.rec.tooBig)
 	}
+	if d.rec.readErr != nil {
+		return consolidate.Change{}, false, fmt.Errorf("rules engine: read %s: %w", record.DisplayPath(d.rec.path), d.rec.readErr)
+	}
 	staging := p.naming(d)
 	c := consolidate.Change{Path: d.rec.path, Staging: staging}
 	if d.isNew {

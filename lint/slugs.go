@@ -1,0 +1,134 @@
+package lint
+
+import (
+	"iter"
+	"path"
+	"strings"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// slugInfo is one valid slug of a kind's regular file, with what the
+// similar-slug check compares before anything costlier.
+type slugInfo struct {
+	path, slug string
+	sig        [36]uint8 // initials
+	letters    [37]uint8 // letterCounts
+}
+
+func newSlugInfo(p, slug string) slugInfo {
+	return slugInfo{path: p, slug: slug, sig: initials(slug), letters: letterCounts(slug)}
+}
+
+// listedSlug returns e's slug when e is a regular file of kind with a
+// valid slug.
+func listedSlug(e record.Entry, kind record.Kind) (string, bool) {
+	if e.Mode != record.ModeRegular {
+		return "", false
+	}
+	loc := record.Classify(e.Path)
+	return loc.Slug, loc.Area == record.AreaRecord && loc.Kind == kind && loc.SlugErr == nil
+}
+
+func kindDir(kind record.Kind) string { return path.Dir(record.PathFor(kind, "x")) + "/" }
+
+// listSlugs lists the valid slugs of kind's regular files in view, in
+// path order.
+func listSlugs(view record.View, kind record.Kind) []slugInfo {
+	var out []slugInfo
+	view.Scan(kindDir(kind), func(e record.Entry) bool {
+		if slug, ok := listedSlug(e, kind); ok {
+			out = append(out, newSlugInfo(e.Path, slug))
+		}
+		return true
+	})
+	return out
+}
+
+// baseSlugs is the record.Overlay.Memo key of a base's slug list of a
+// kind.
+type baseSlugs struct{ kind record.Kind }
+
+// slugs returns how many valid slugs kind's regular files have in the
+// view, and the slugs in path order. Over an overlay, the base's slugs
+// are listed once for all the overlays over it (a consolidation session
+// checks each change over the one before) and the changes merged in as
+// the sequence goes: the cost of a check follows the changes, not the
+// thousands of records of the base.
+func (x *index) slugs(kind record.Kind) (int, iter.Seq[slugInfo]) {
+	ov, ok := x.view.(*record.Overlay)
+	if !ok {
+		list := listSlugs(x.view, kind)
+		return len(list), func(yield func(slugInfo) bool) {
+			for _, s := range list {
+				if !yield(s) {
+					return
+				}
+			}
+		}
+	}
+	base := ov.Memo(baseSlugs{kind}, func(b record.Snapshot) any { return listSlugs(b, kind) }).([]slugInfo)
+	var changes []record.Change
+	for _, c := range ov.Changes() {
+		if strings.HasPrefix(c.Path, kindDir(kind)) {
+			changes = append(changes, c)
+		}
+	}
+	n := len(base)
+	for _, c := range changes {
+		listed := findSlug(base, c.Path)
+		_, valid := listedSlug(record.Entry{Path: c.Path, Mode: record.ModeRegular}, kind)
+		switch {
+		case c.Op == record.OpDelete && listed:
+			n--
+		case c.Op == record.OpPut && !listed && valid:
+			n++
+		}
+	}
+	return n, func(yield func(slugInfo) bool) {
+		j := 0
+		// next yields the changes before p (all that are left when p is
+		// ""): a put that the base did not list, when it is a slug.
+		next := func(p string) bool {
+			for ; j < len(changes) && (p == "" || changes[j].Path < p); j++ {
+				c := changes[j]
+				if c.Op != record.OpPut {
+					continue
+				}
+				if slug, ok := listedSlug(record.Entry{Path: c.Path, Mode: record.ModeRegular}, kind); ok && !yield(newSlugInfo(c.Path, slug)) {
+					return false
+				}
+			}
+			return true
+		}
+		for _, s := range base {
+			if !next(s.path) {
+				return
+			}
+			if j < len(changes) && changes[j].Path == s.path {
+				j++
+				if changes[j-1].Op == record.OpDelete {
+					continue
+				}
+			}
+			if !yield(s) {
+				return
+			}
+		}
+		next("")
+	}
+}
+
+// findSlug reports whether list (in path order) holds p.
+func findSlug(list []slugInfo, p string) bool {
+	lo, hi := 0, len(list)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if list[m].path < p {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(list) && list[lo].path == p
+}
