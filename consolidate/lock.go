@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/yoimem/git-yoimem/extract"
 )
 
 // The consolidation lock (docs/consolidate.md, "The lock") is one file in
@@ -110,14 +111,14 @@ func AcquireLock(ctx context.Context, dir, runID string, now time.Time) (*Lock, 
 }
 
 func (l *Lock) create(runID string, now time.Time) error {
-	list, err := listStaging(l.dir)
+	list, err := extract.ListStaging(l.dir)
 	if err != nil {
 		return err
 	}
 	self := currentProcess()
 	l.holder = Holder{Version: holderVersion, Host: self.host, PID: self.pid, Start: self.start, RunID: runID, Since: now.UTC(), Consumed: []string{}}
 	for _, e := range list {
-		l.holder.Consumed = append(l.holder.Consumed, e.id)
+		l.holder.Consumed = append(l.holder.Consumed, e.ID)
 	}
 	return l.write(true)
 }
