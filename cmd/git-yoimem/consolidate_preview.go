@@ -222,7 +222,7 @@ func replayOf(rep *consolidate.Replayed, e consolidate.Engine) replayJSON {
 func printReplay(ctx context.Context, env Env, w *workspace.Workspace, out replayJSON) error {
 	q := w.PathQuoter(ctx)
 	var b strings.Builder
-	engine := out.Engine
+	engine := out.Engine + " engine"
 	if out.Model != "" {
 		engine += " (" + out.Model + ")"
 	}
@@ -230,7 +230,7 @@ func printReplay(ctx context.Context, env Env, w *workspace.Workspace, out repla
 	if !out.Same {
 		verdict = "a different outcome"
 	}
-	fmt.Fprintf(&b, "replay of %s (run %s) against %s with the %s engine: %s\n", out.Commit, out.RunID, out.Parent, engine, verdict)
+	fmt.Fprintf(&b, "replay of %s (run %s) against %s with the %s: %s\n", out.Commit, out.RunID, out.Parent, engine, verdict)
 	for _, d := range out.Differences {
 		b.WriteString("\n" + d.Diff)
 	}

@@ -152,7 +152,7 @@ func consolidateError(w *workspace.Workspace, err error) error {
 	case errors.Is(err, consolidate.ErrBusy), errors.Is(err, gitstore.ErrLocked):
 		return &exitError{code: exitLocked, err: err, hints: []string{"another git-yoimem process is at work; try again when it is done"}}
 	case errors.As(err, &lintErr):
-		return &exitError{code: exitFindings, err: err, hints: []string{"fix the records it names ('git yoimem lint' shows them in the working tree), then run again; the staging entries are kept"}}
+		return &exitError{code: exitFindings, err: err, hints: []string{"fix the records it names and commit the fix (a run reads the committed memory, not the working tree; 'git yoimem lint' checks it), then run again; the staging entries are kept"}}
 	case errors.As(err, &refusal):
 		return &exitError{code: exitFindings, err: err, hints: []string{"nothing was committed and the staging entries are kept; compress or split the record (or raise its cap), then run again"}}
 	case errors.Is(err, agent.ErrNoReport):

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/yoimem/git-yoimem/consolidate"
 	"github.com/yoimem/git-yoimem/consolidate/agent"
@@ -91,7 +92,7 @@ func (p *progress) agentEvent(ev agent.Event) {
 		if ev.Refused {
 			refused = " (refused)"
 		}
-		p.say("turn %d of %d: %s %s%s", ev.Turn, ev.MaxTurns, ev.Tool, quote.Line(ev.Target), refused)
+		p.say("turn %d of %d: %s%s", ev.Turn, ev.MaxTurns, strings.TrimSpace(ev.Tool+" "+quote.Line(ev.Target)), refused)
 	case agent.EventReport:
 		p.say("turn %d of %d: the model reported", ev.Turn, ev.MaxTurns)
 	}
