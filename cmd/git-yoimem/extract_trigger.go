@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/yoimem/git-yoimem/consolidate"
+	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/workspace"
+)
+
+// The consolidation trigger (docs/consolidate.md, "Running it"): checked
+// at the end of every successful extract, which then runs consolidation
+// in the same process, extract's lock released. Consolidation's own lock
+// decides who runs.
+
+// extractJSON is extract --json with the consolidation it ran.
+type extractJSON struct {
+	extract.Report
+	Consolidation *consolidation `json:"consolidation,omitempty"`
+}
+
+// extractThenConsolidate prints extract's report and, when the staging
+// is due, runs consolidation and prints what it did. A run already
+// holding the lock is no error: extract says so and ends as it would.
+func extractThenConsolidate(ctx context.Context, env Env, w *workspace.Workspace, rep extract.Report, asJSON bool) error {
+	if !asJSON {
+		if err := printExtract(env, rep, false); err != nil {
+			return err
+		}
+	}
+	res, err := consolidateIfDue(ctx, env, w, rep.StagingDir)
+	var busy *consolidate.BusyError
+	if errors.As(err, &busy) {
+		h := busy.Holder
+		statusf(env.Stderr, "git-yoimem: consolidation is due, but another run holds its lock (run %s, pid %d on %s, since %s): it leaves the entries staged meanwhile for the next run",
+			h.RunID, h.PID, h.Host, h.Since.UTC().Format(time.RFC3339))
+		err = nil
+	}
+	if asJSON {
+		if perr := writeJSON(env, extractJSON{Report: rep, Consolidation: res}); perr != nil && err == nil {
+			err = perr
+		}
+	} else if res != nil && (err == nil || len(res.Runs) > 0) {
+		if perr := printConsolidation(ctx, env, w, *res, "text", err == nil); perr != nil && err == nil {
+			err = perr
+		}
+	}
+	return consolidateError(w, err)
+}
+
+// consolidateIfDue runs consolidation when the staging in dir reaches
+// the thresholds, with the engine the configuration names; nil when it
+// is not due.
+func consolidateIfDue(ctx context.Context, env Env, w *workspace.Workspace, dir string) (*consolidation, error) {
+	files, bytes := thresholds(w)
+	b, err := consolidate.Due(dir, files, bytes)
+	if err != nil || !b.Due {
+		return nil, err
+	}
+	branch, err := memoryBranch(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	choice, err := chooseEngine(w, "", "")
+	if err != nil {
+		return nil, err
+	}
+	p := newProgress(env)
+	e, err := openEngine(w, choice, p)
+	if err != nil {
+		return nil, err
+	}
+	res, err := consolidateNow(ctx, w, newRunner(env, w, branch, e, p), p, defaultMaxRuns)
+	return &res, err
+}
