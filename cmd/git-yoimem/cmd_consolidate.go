@@ -99,6 +99,7 @@ func runConsolidate(ctx context.Context, env Env, g *globalOptions, opts consoli
 	if opts.check {
 		return printDue(env, w, opts.format)
 	}
+	limitMemory(env)
 	branch, err := memoryBranch(ctx, w)
 	if err != nil {
 		return err

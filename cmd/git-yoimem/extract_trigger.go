@@ -59,6 +59,7 @@ func consolidateIfDue(ctx context.Context, env Env, w *workspace.Workspace, dir 
 	if err != nil || !b.Due {
 		return nil, err
 	}
+	limitMemory(env)
 	branch, err := memoryBranch(ctx, w)
 	if err != nil {
 		return nil, err
