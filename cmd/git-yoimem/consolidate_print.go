@@ -110,8 +110,11 @@ func runOf(ctx context.Context, w *workspace.Workspace, rep consolidate.Report) 
 		return run, nil
 	}
 	entries, _, err := gitstore.MemoryLog(ctx, w.Repo, rep.Result.Commit+"^!")
-	if err != nil || len(entries) != 1 {
-		return run, fmt.Errorf("read the memory commit %s of run %s: %v", rep.Result.Commit, rep.RunID, err)
+	if err == nil && len(entries) != 1 {
+		err = errors.New("its message does not read as a memory commit's")
+	}
+	if err != nil {
+		return run, fmt.Errorf("read the memory commit %s of run %s: %w", rep.Result.Commit, rep.RunID, err)
 	}
 	e := entries[0]
 	displayOps(e.Message)

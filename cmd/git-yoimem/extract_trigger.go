@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/yoimem/git-yoimem/consolidate"
@@ -19,6 +20,9 @@ import (
 type extractJSON struct {
 	extract.Report
 	Consolidation *consolidation `json:"consolidation,omitempty"`
+	// ConsolidationBusy says why a due consolidation did not run: another
+	// run holds its lock.
+	ConsolidationBusy string `json:"consolidation_busy,omitempty"`
 }
 
 // extractThenConsolidate prints extract's report and, when the staging
@@ -31,18 +35,19 @@ func extractThenConsolidate(ctx context.Context, env Env, w *workspace.Workspace
 		}
 	}
 	res, err := consolidateIfDue(ctx, env, w, rep.StagingDir)
+	out := extractJSON{Report: rep, Consolidation: res}
 	var busy *consolidate.BusyError
 	if errors.As(err, &busy) {
 		h := busy.Holder
-		statusf(env.Stderr, "git-yoimem: consolidation is due, but another run holds its lock (run %s, pid %d on %s, since %s): it leaves the entries staged meanwhile for the next run",
-			h.RunID, h.PID, h.Host, h.Since.UTC().Format(time.RFC3339))
+		out.Consolidation, out.ConsolidationBusy = nil, fmt.Sprintf("another run holds the lock (run %s, pid %d on %s, since %s)", h.RunID, h.PID, h.Host, h.Since.UTC().Format(time.RFC3339))
+		statusf(env.Stderr, "git-yoimem: consolidation is due, but %s: it leaves the entries staged meanwhile for the next run", out.ConsolidationBusy)
 		err = nil
 	}
 	if asJSON {
-		if perr := writeJSON(env, extractJSON{Report: rep, Consolidation: res}); perr != nil && err == nil {
+		if perr := writeJSON(env, out); perr != nil && err == nil {
 			err = perr
 		}
-	} else if res != nil && (err == nil || len(res.Runs) > 0) {
+	} else if out.Consolidation != nil && (err == nil || len(res.Runs) > 0) {
 		if perr := printConsolidation(ctx, env, w, *res, "text", err == nil); perr != nil && err == nil {
 			err = perr
 		}
