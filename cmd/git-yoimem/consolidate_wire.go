@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/consolidate"
@@ -64,6 +65,14 @@ func chooseEngine(w *workspace.Workspace, flag, model string) (engineChoice, err
 func openEngine(w *workspace.Workspace, c engineChoice, p *progress) (consolidate.Engine, error) {
 	if c.name == engineRules {
 		return rules.Engine{}, nil
+	}
+	if m := w.Model(config.KeyConsolidateModel, c.model); strings.HasPrefix(m, "command:") {
+		source := config.KeyConsolidateModel
+		if c.model != "" {
+			source = "--model"
+		}
+		return nil, cannotRun(fmt.Errorf("%s %s: a command: model cannot run the consolidation agent, which calls tools", source, quote.Value(m)),
+			"use an anthropic:, openai: or replay: model, or --engine rules")
 	}
 	provider, label, err := w.OpenModelFor(config.KeyConsolidateModel, c.model)
 	if err != nil {
