@@ -52,7 +52,7 @@ func chooseEngine(w *workspace.Workspace, flag, model string) (engineChoice, err
 		return engineChoice{engineRules, ""}, nil
 	case engineLLM:
 		if configured == "" {
-			return engineChoice{}, usageErrorHint("set one: git config "+config.KeyConsolidateModel+" anthropic:claude-sonnet-4-5 (or openai:MODEL, command:ARGV, replay:FILE), or pass --model; or use --engine rules",
+			return engineChoice{}, usageErrorHint("set one: git config "+config.KeyConsolidateModel+" anthropic:claude-sonnet-4-5 (or openai:MODEL, replay:FILE), or pass --model; or use --engine rules",
 				"--engine llm needs a model, and %s is not set", config.KeyConsolidateModel)
 		}
 		return engineChoice{engineLLM, model}, nil
