@@ -10,8 +10,10 @@
 # PATH) or /usr/local (when writable), else ~/.local with a note on PATH.
 # git runs `git yoimem` as git-yoimem from PATH, and `git yoimem --help`
 # as `man git-yoimem`. --demo then runs git-yoimem on a sample repository
-# in a temporary directory while the helper builds. Needs Go (1.26 or
-# later) and git. The first build downloads and compiles the dependencies:
+# in a temporary directory while the helper builds: lint, retrieval, and
+# two recorded agent sessions extracted and consolidated onto the memory
+# branch, offline. Needs Go (1.26 or later) and git. The first build
+# downloads and compiles the dependencies:
 # a few minutes; later ones take seconds.
 set -euo pipefail
 
@@ -121,7 +123,10 @@ fi
 
 $demo || exit 0
 
-# The demo: a sample repository with agent memory, linted, fixed, linted.
+# The demo: a sample repository with agent memory, linted, fixed, linted;
+# two agent sessions extracted and consolidated (an llm run with recorded
+# answers, then the rules engine) onto the memory branch, the whole
+# pipeline offline.
 (
 export PATH="$bindir:$PATH"
 work=$(mktemp -d "${TMPDIR:-/tmp}/yoimem-demo.XXXXXX")
@@ -187,6 +192,24 @@ step git yoimem extract --log "$session" --force --model "replay:$here/testdata/
 step sh -c 'cat .yoi/memory/_staging/*.json'
 step git yoimem extract --log "$session" --check
 step git status --short
+
+echo
+echo "== consolidation: the staged activity becomes records, as one commit on the memory branch (yoimem/memory); the working tree is not touched"
+step git add .yoi
+step git commit -q -m "memory: fix the two lint findings"
+step git yoimem consolidate --check
+echo "(the llm engine, with the model's answers recorded: no key or network is needed)"
+step git yoimem consolidate --model "replay:$here/testdata/sessions/tinyshop.consolidate.replay.json"
+
+echo
+echo "== a second session, consolidated with the rules engine (no model): the open decision is resolved, the request added"
+session2=$here/testdata/sessions/tinyshop-2.claude-code.jsonl
+step git yoimem extract --log "$session2" --force --model "replay:$here/testdata/sessions/tinyshop-2.replay.json"
+step git yoimem consolidate --engine rules
+step git yoimem log
+step git --no-pager diff main yoimem/memory -- .yoi/memory .yoi/knowledge
+step git status --short
+echo "(review the memory branch as any branch: git diff, a pull request, or 'git yoimem merge' to apply it)"
 echo
 echo "demo repository kept at $repo"
 )

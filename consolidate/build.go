@@ -14,7 +14,6 @@ import (
 	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
-	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -139,30 +138,4 @@ func BaseSnapshot(ctx context.Context, m *gitstore.MemoryBranch, maxRead int64) 
 		return "", record.Snapshot{}, err
 	}
 	return parent, snap, nil
-}
-
-// UsageFromMetrics turns the usage statistics into a run's Usage and
-// Candidates. A record without statistics is absent: unknown, never
-// dropped.
-func UsageFromMetrics(stats []metrics.Stat, cands []metrics.Candidate) (map[string]RecordUsage, []string) {
-	usage := make(map[string]RecordUsage, len(stats))
-	for _, s := range stats {
-		usage[s.Record] = usageOf(s)
-	}
-	var candidates []string
-	for _, c := range cands {
-		candidates = append(candidates, c.Record)
-	}
-	return usage, candidates
-}
-
-// usageOf is one record's usage. Unused (no invoke over the window of
-// tokens) stays false until metrics computes it: a record is then never
-// called unused, only unknown or used.
-func usageOf(s metrics.Stat) RecordUsage {
-	u := RecordUsage{Uses: s.Uses, Known: s.Known, Protected: s.Protected}
-	if s.Known {
-		u.Frequency = s.Frequency
-	}
-	return u
 }

@@ -2,17 +2,14 @@ package consolidate
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/gitstore"
-	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -172,34 +169,5 @@ func TestLockedPaths(t *testing.T) {
 	none, _, err := LockedPaths(filepath.Join(r.dir, "src"), record.MapSnapshot(nil), nil)
 	if err != nil || len(none) != 0 {
 		t.Errorf("a workspace without .yoi/: %v, %v", none, err)
-	}
-}
-
-// TestUsageFromMetrics: each used record's numbers, as the statistics
-// give them; unknown stays unknown; the candidate report's records.
-func TestUsageFromMetrics(t *testing.T) {
-	at := func(min int) time.Time { return now.Add(time.Duration(min) * time.Minute) }
-	var events []metrics.Event
-	for i := 0; i < 4; i++ {
-		events = append(events, metrics.Event{ID: fmt.Sprintf("h%d", i), Time: at(i), Session: fmt.Sprintf("s%d", i), Record: "knowledge/hot.md", How: metrics.HowSearch})
-	}
-	events = append(events, metrics.Event{ID: "c1", Time: at(0), Session: "s1", Record: "knowledge/cold.md", How: metrics.HowSearch},
-		metrics.Event{ID: "n1", Time: at(10), Session: "s1", Record: "memory/decisions/new.md", How: metrics.HowSlug})
-	clock := metrics.NewClock([]metrics.Tick{{Time: at(1), Session: "x", From: 1, To: 1, Tokens: 500_000}, {Time: at(5), Session: "x", From: 2, To: 2, Tokens: 1_500_000}})
-	stats := metrics.Stats(events, clock, 10, 1.0)
-	cands := metrics.Candidates(events, clock, 10, 1.0, 2)
-	usage, candidates := UsageFromMetrics(stats, cands)
-	hot, cold, fresh := usage["knowledge/hot.md"], usage["knowledge/cold.md"], usage["memory/decisions/new.md"]
-	if hot.Uses != 4 || !hot.Known || !hot.Protected || hot.Frequency != 2 {
-		t.Errorf("hot = %+v", hot)
-	}
-	if cold.Uses != 1 || !cold.Known || cold.Protected || cold.Frequency != 0.5 {
-		t.Errorf("cold = %+v", cold)
-	}
-	if fresh.Uses != 1 || fresh.Known || fresh.Protected || fresh.Frequency != 0 {
-		t.Errorf("a record used after the last reading = %+v, want unknown", fresh)
-	}
-	if !slices.Equal(candidates, []string{"knowledge/hot.md"}) {
-		t.Errorf("candidates = %v", candidates)
 	}
 }

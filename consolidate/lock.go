@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 // The consolidation lock (docs/consolidate.md, "The lock") is one file in
@@ -26,7 +28,7 @@ var ErrBusy = errors.New("a consolidation is already running")
 
 // BusyError is ErrBusy with the holder.
 type BusyError struct {
-	Path   string // the lock file
+	Path   string // the lock file, as commands print it
 	Holder Holder
 	// OtherHost: the holder runs on another host, so whether it still
 	// lives cannot be checked.
@@ -96,10 +98,10 @@ func AcquireLock(ctx context.Context, dir, runID string, now time.Time) (*Lock, 
 		}
 		self := currentProcess()
 		if old.Host != self.host {
-			return &BusyError{Path: l.path(), Holder: old, OtherHost: true}
+			return &BusyError{Path: lockDisplay, Holder: old, OtherHost: true}
 		}
 		if processLives(old.PID, old.Start) {
-			return &BusyError{Path: l.path(), Holder: old}
+			return &BusyError{Path: lockDisplay, Holder: old}
 		}
 		return l.takeOver(old, self, now)
 	})
@@ -110,14 +112,14 @@ func AcquireLock(ctx context.Context, dir, runID string, now time.Time) (*Lock, 
 }
 
 func (l *Lock) create(runID string, now time.Time) error {
-	list, err := listStaging(l.dir)
+	list, err := extract.ListStaging(l.dir)
 	if err != nil {
 		return err
 	}
 	self := currentProcess()
 	l.holder = Holder{Version: holderVersion, Host: self.host, PID: self.pid, Start: self.start, RunID: runID, Since: now.UTC(), Consumed: []string{}}
 	for _, e := range list {
-		l.holder.Consumed = append(l.holder.Consumed, e.id)
+		l.holder.Consumed = append(l.holder.Consumed, e.ID)
 	}
 	return l.write(true)
 }
@@ -169,7 +171,7 @@ func (l *Lock) Release() error {
 			return err
 		}
 		if err := os.Remove(l.path()); err != nil {
-			return fmt.Errorf("release the consolidation lock %s: %w", l.path(), err)
+			return fmt.Errorf("release the consolidation lock %s: %w", lockDisplay, err)
 		}
 		syncDir(l.dir)
 		return nil
@@ -182,12 +184,16 @@ func (l *Lock) stillMine() error {
 		return fmt.Errorf("the consolidation lock of run %s: %w", l.holder.RunID, err)
 	}
 	if cur.RunID != l.holder.RunID || cur.PID != l.holder.PID || cur.Host != l.holder.Host || cur.Start != l.holder.Start {
-		return fmt.Errorf("the consolidation lock %s is no longer run %s's: run %s (pid %d on %s) holds it; left as it is", l.path(), l.holder.RunID, cur.RunID, cur.PID, cur.Host)
+		return fmt.Errorf("the consolidation lock %s is no longer run %s's: run %s (pid %d on %s) holds it; left as it is", lockDisplay, l.holder.RunID, cur.RunID, cur.PID, cur.Host)
 	}
 	return nil
 }
 
 func (l *Lock) path() string { return filepath.Join(l.dir, LockName) }
+
+// lockDisplay is the lock file as messages name it: from the workspace
+// root (docs/output.md), whatever the staging directory's absolute path.
+const lockDisplay = record.Dir + "/" + record.StagingDir + "/" + LockName
 
 // guarded runs fn under the guard's flock.
 func (l *Lock) guarded(ctx context.Context, fn func() error) error {
@@ -197,7 +203,7 @@ func (l *Lock) guarded(ctx context.Context, fn func() error) error {
 	ok, err := g.TryLockContext(ctx, 5*time.Millisecond)
 	if !ok {
 		if err == nil || errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("%s: %w (its guard stayed locked for %s)", l.path(), ErrBusy, l.wait)
+			return fmt.Errorf("%s: %w (its guard stayed locked for %s)", lockDisplay, ErrBusy, l.wait)
 		}
 		return fmt.Errorf("lock %s: %w", g.Path(), err)
 	}
@@ -218,10 +224,10 @@ func (l *Lock) read() (Holder, error) {
 	var h Holder
 	dec := json.NewDecoder(&limitedReader{f: f, left: maxLockBytes})
 	if err := dec.Decode(&h); err != nil {
-		return Holder{}, damaged(l.path(), err)
+		return Holder{}, damaged(lockDisplay, err)
 	}
 	if h.Version != holderVersion || h.RunID == "" || h.PID <= 0 || h.Host == "" {
-		return Holder{}, damaged(l.path(), fmt.Errorf("version %d, run %q, pid %d, host %q", h.Version, h.RunID, h.PID, h.Host))
+		return Holder{}, damaged(lockDisplay, fmt.Errorf("version %d, run %q, pid %d, host %q", h.Version, h.RunID, h.PID, h.Host))
 	}
 	return h, nil
 }
@@ -252,19 +258,19 @@ func (l *Lock) write(create bool) (err error) {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("write the consolidation lock %s: %w", l.path(), err)
+		return fmt.Errorf("write the consolidation lock %s: %w", lockDisplay, err)
 	}
 	if create {
 		err = os.Link(tmp, l.path())
 		if errors.Is(err, fs.ErrExist) {
 			// Written by a process that does not take the guard.
-			return &BusyError{Path: l.path(), Holder: Holder{RunID: "(unknown)"}}
+			return &BusyError{Path: lockDisplay, Holder: Holder{RunID: "(unknown)"}}
 		}
 	} else {
 		err = os.Rename(tmp, l.path())
 	}
 	if err != nil {
-		return fmt.Errorf("write the consolidation lock %s: %w", l.path(), err)
+		return fmt.Errorf("write the consolidation lock %s: %w", lockDisplay, err)
 	}
 	syncDir(l.dir)
 	return nil

@@ -105,10 +105,13 @@ func TestLockBusy(t *testing.T) {
 	if !errors.As(err, &busy) || !errors.Is(err, ErrBusy) || busy.Holder.RunID != "run-1" || busy.Holder.PID != os.Getpid() {
 		t.Fatalf("second AcquireLock = %v, want a *BusyError naming run-1", err)
 	}
-	for _, want := range []string{"already running", "run-1", "pid"} {
+	for _, want := range []string{"already running", "run-1", "pid", "(.yoi/memory/_staging/consolidate.lock)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("busy message lacks %q: %v", want, err)
 		}
+	}
+	if busy.Path != ".yoi/memory/_staging/consolidate.lock" || strings.Contains(err.Error(), dir) {
+		t.Errorf("the lock is named %q, not as commands print paths: %v", busy.Path, err)
 	}
 	if err := l.Release(); err != nil {
 		t.Fatal(err)
@@ -178,7 +181,7 @@ func TestLockDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := AcquireLock(context.Background(), dir, "run-1", now)
-	if err == nil || errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), LockName) || !strings.Contains(err.Error(), "remove it") {
+	if err == nil || errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), ".yoi/memory/_staging/"+LockName) || strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "remove it") {
 		t.Fatalf("AcquireLock over a damaged lock = %v", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, LockName)); string(b) != "{not json" {

@@ -166,7 +166,7 @@ func (ev Evidence) input(base record.Snapshot, opts lint.Options) (*Input, error
 		in.Candidates = append(in.Candidates, rel)
 	}
 	for _, p := range ev.LockPatterns {
-		c, err := cleanLockPattern(p)
+		c, err := record.CleanLock(p)
 		if err != nil {
 			return nil, fmt.Errorf("lock pattern %s: %w", p, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
@@ -180,13 +181,13 @@ func (r *Runner) Preview(ctx context.Context) (*Plan, []EntryProblem, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	list, err := listStaging(r.StagingDir)
+	list, err := extract.ListStaging(r.StagingDir)
 	if err != nil {
 		return nil, nil, err
 	}
 	h := Holder{RunID: runID}
 	for _, e := range list {
-		h.Consumed = append(h.Consumed, e.id)
+		h.Consumed = append(h.Consumed, e.ID)
 	}
 	return r.plan(ctx, h)
 }

@@ -76,13 +76,13 @@ func (r *testRepo) stage(t testing.TB, id, session string, from, to int, act ext
 
 func (r *testRepo) staged(t testing.TB) []string {
 	t.Helper()
-	list, err := listStaging(r.stagingDir())
+	list, err := extract.ListStaging(r.stagingDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
 	for _, e := range list {
-		ids = append(ids, e.id)
+		ids = append(ids, e.ID)
 	}
 	return ids
 }

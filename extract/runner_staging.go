@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -96,30 +97,51 @@ func realDir(root, rel string) (string, error) {
 	return dir, nil
 }
 
-// StagingUsage counts the staging entries waiting in dir (files
-// <id>.json; not temporary files nor anything else) and their bytes: what
-// a consolidation trigger compares with yoimem.consolidate.stagingFiles
-// and .stagingBytes. A missing directory holds none.
-func StagingUsage(dir string) (files int, bytes int64, err error) {
+// StagedFile is one staging entry waiting in the staging directory.
+type StagedFile struct {
+	ID   string // the file is <ID>.json
+	Size int64
+}
+
+// ListStaging lists the staging entries waiting in dir, in ID (time)
+// order: regular files <id>.json whose name does not begin with "." (an
+// extract's temporary file is .<id>.json.tmp-…), not the consolidation
+// lock nor anything else. These are what consolidation consumes, and what
+// its trigger counts. A missing directory holds none.
+func ListStaging(dir string) ([]StagedFile, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return 0, 0, nil
+		return nil, nil
 	} else if err != nil {
-		return 0, 0, fmt.Errorf("read %s: %w", dir, err)
+		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
+	var out []StagedFile
 	for _, e := range entries {
 		name := e.Name()
-		if isTemp(name) || !strings.HasSuffix(name, ".json") || !e.Type().IsRegular() {
+		id, ok := strings.CutSuffix(name, ".json")
+		if !ok || id == "" || strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
 			continue
 		}
 		info, err := e.Info()
 		if errors.Is(err, os.ErrNotExist) {
 			continue // consumed meanwhile
 		} else if err != nil {
-			return 0, 0, fmt.Errorf("read %s: %w", dir, err)
+			return nil, fmt.Errorf("read %s: %w", dir, err)
 		}
-		files++
-		bytes += info.Size()
+		out = append(out, StagedFile{ID: id, Size: info.Size()})
 	}
-	return files, bytes, nil
+	slices.SortFunc(out, func(a, b StagedFile) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// StagingUsage counts the staging entries waiting in dir (ListStaging's)
+// and their bytes: what
+// a consolidation trigger compares with yoimem.consolidate.stagingFiles
+// and .stagingBytes. A missing directory holds none.
+func StagingUsage(dir string) (files int, bytes int64, err error) {
+	list, err := ListStaging(dir)
+	for _, f := range list {
+		bytes += f.Size
+	}
+	return len(list), bytes, err
 }

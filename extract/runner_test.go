@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -242,11 +243,19 @@ func TestStagingUsage(t *testing.T) {
 		".0190f5a2-0000-7000-8000-000000000003.json.tmp-999": "a temp file of a run",
 		"consolidate.lock": "{}",
 		"notes.txt":        "x",
+		".hidden.json":     "not an entry: consolidation never reads it",
+		".json":            "no id",
 	} {
 		os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644)
 	}
 	os.Mkdir(filepath.Join(dir, "x.json"), 0o755)
+	os.Symlink("/etc/passwd", filepath.Join(dir, "link.json"))
 	if files, bytes, err := StagingUsage(dir); files != 2 || bytes != 8 || err != nil {
 		t.Errorf("StagingUsage = %d, %d, %v; want 2 files, 8 bytes", files, bytes, err)
+	}
+	list, err := ListStaging(dir)
+	want := []StagedFile{{"0190f5a2-0000-7000-8000-000000000001", 5}, {"0190f5a2-0000-7000-8000-000000000002", 3}}
+	if err != nil || !slices.Equal(list, want) {
+		t.Errorf("ListStaging = %v, %v; want %v (what consolidation consumes, in ID order)", list, err, want)
 	}
 }

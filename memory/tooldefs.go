@@ -40,9 +40,9 @@ type ToolDef struct {
 func ToolDefs() []ToolDef {
 	return []ToolDef{
 		{Name: ToolKnowledgeSearch, Input: reflect.TypeFor[SearchInput](), Output: reflect.TypeFor[SearchOutput](),
-			Description: "Search the project's knowledge records (knowledge/*.md): rules, facts, how-tos. Give query (search terms), kind alone to list that kind, or slug alone to read one record whole."},
+			Description: "Search the project's knowledge records (.yoi/knowledge/*.md): rules, facts, how-tos, terms, policies. Give query (search terms), kind alone to list that kind, or slug alone to read one record whole."},
 		{Name: ToolMemorySearch, Input: reflect.TypeFor[SearchInput](), Output: reflect.TypeFor[SearchOutput](),
-			Description: "Search the project's memory: the summary, decisions (open/resolved/replaced) and user requests. Give query (search terms), kind alone to list that kind, or slug alone to read one record whole."},
+			Description: "Search the project's memory: the summary, decisions (open/resolved/replaced) and user requests. Give query (search terms), kind alone (summary, decision, request) to list that kind, or slug alone to read one record whole."},
 		{Name: ToolMemoryRead, Input: reflect.TypeFor[PathInput](), Output: reflect.TypeFor[ReadOutput](),
 			Description: "Read one memory or knowledge record by its path (e.g. .yoi/knowledge/retry-policy.md). Also returns its blob id, which the write tools take as expect."},
 		{Name: ToolMemoryWrite, Writes: true, Input: reflect.TypeFor[WriteInput](), Output: reflect.TypeFor[WriteOutput](),
@@ -80,9 +80,9 @@ func (d ToolDef) OutputSchema() (*jsonschema.Schema, error) {
 // serves (a slug alone reads one record; neither terms nor a slug is a
 // tool error the model can read).
 type SearchInput struct {
-	Query string `json:"query,omitempty" jsonschema:"search terms; every term must appear (case-insensitive, literal); optional with slug"`
+	Query string `json:"query,omitempty" jsonschema:"search terms; every term must appear (case-insensitive, literal); optional with slug or kind"`
 	Slug  string `json:"slug,omitempty" jsonschema:"return this one record whole (how #slug resolves); query may then be left out"`
-	Kind  string `json:"kind,omitempty" jsonschema:"only this kind: rule, fact, howto… for knowledge; summary, decision, request for memory"`
+	Kind  string `json:"kind,omitempty" jsonschema:"only this kind: rule, fact, howto… for knowledge; summary, decision, request for memory; alone, it lists that kind"`
 }
 
 // SearchQuery is the search the input asks for.
@@ -93,7 +93,9 @@ func (in SearchInput) SearchQuery() Query { return Query{Text: in.Query, Slug: i
 // more matched.
 type SearchOutput = Result
 
-// PathInput names a record (memory_read).
+// PathInput names a record: memory_read's input, and the path every tool
+// that changes a record takes (embedded, here and in the consolidation
+// agent's inputs, which extend these).
 type PathInput struct {
 	Path string `json:"path" jsonschema:"record path, e.g. .yoi/knowledge/retry-policy.md (or knowledge/retry-policy.md)"`
 }
@@ -106,7 +108,7 @@ type ReadOutput struct {
 
 // WriteInput is memory_write's input.
 type WriteInput struct {
-	Path      string `json:"path" jsonschema:"record path, e.g. .yoi/knowledge/retry-policy.md"`
+	PathInput
 	Content   string `json:"content" jsonschema:"the whole record: --- frontmatter --- and Markdown body"`
 	Create    bool   `json:"create,omitempty" jsonschema:"true to only create a new record (the default for a new path): refused when it exists"`
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"true to replace the record if it exists; without it (or expect) an existing record is refused: use memory_edit, or read it and write it whole"`
@@ -115,7 +117,7 @@ type WriteInput struct {
 
 // EditInput is memory_edit's input.
 type EditInput struct {
-	Path   string `json:"path" jsonschema:"record path, e.g. .yoi/knowledge/retry-policy.md"`
+	PathInput
 	Old    string `json:"old" jsonschema:"text that occurs exactly once in the record"`
 	New    string `json:"new" jsonschema:"its replacement"`
 	Expect string `json:"expect,omitempty" jsonschema:"the blob memory_read returned: edit only if the record is still that version"`
@@ -123,7 +125,7 @@ type EditInput struct {
 
 // DeleteInput is memory_delete's input.
 type DeleteInput struct {
-	Path   string `json:"path" jsonschema:"record path, e.g. .yoi/knowledge/retry-policy.md"`
+	PathInput
 	Expect string `json:"expect,omitempty" jsonschema:"the blob memory_read returned: delete only if the record is still that version"`
 }
 

@@ -264,3 +264,40 @@ func headHash(f *os.File, limit int) (string, error) {
 	sum := sha256.Sum256(line)
 	return hex.EncodeToString(sum[:16]), nil
 }
+
+// Mark is what p covers, as JSON: where reading each journal and the
+// ledger stopped. The consolidation lock keeps it, so that a run
+// finishing a crashed one marks the same lines moved (MarkMovedAt) in
+// another process. Nothing pending is "{}".
+func (p Pending) Mark() (json.RawMessage, error) {
+	marks := p.marks
+	if marks == nil {
+		marks = map[string]mark{}
+	}
+	return json.Marshal(marks)
+}
+
+// MarkMovedAt is MarkMoved for a mark as Mark gave it. A mark that does
+// not read as one (a damaged lock) is an error, and nothing is marked.
+func (l Local) MarkMovedAt(runID string, m json.RawMessage) error {
+	var marks map[string]mark
+	if err := json.Unmarshal(m, &marks); err != nil {
+		return fmt.Errorf("the usage mark of run %s: %w", runID, err)
+	}
+	for name, mk := range marks {
+		if !markedFile(name) || mk.Offset < 0 || mk.Lines < 0 {
+			return fmt.Errorf("the usage mark of run %s: %q at offset %d is no journal or ledger position", runID, name, mk.Offset)
+		}
+	}
+	return l.MarkMoved(runID, Pending{marks: marks})
+}
+
+// markedFile: a name Pending marks, a journal ("events/<session>.jsonl")
+// or the ledger.
+func markedFile(name string) bool {
+	if name == ledgerName {
+		return true
+	}
+	base, ok := strings.CutPrefix(name, eventsName+"/")
+	return ok && strings.HasSuffix(base, ".jsonl") && !strings.HasPrefix(base, ".") && !strings.ContainsAny(base, `/\`)
+}

@@ -240,3 +240,49 @@ func TestPendingEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestMarkRoundTrip: what a Pending covers, as JSON (what the
+// consolidation lock keeps), marks the same lines moved in another
+// process as the Pending itself would; a mark that does not read as one
+// is an error naming it, and marks nothing.
+func TestMarkRoundTrip(t *testing.T) {
+	l := Local{Dir: t.TempDir()}
+	appendEvents(t, l, "s1", "a", "bb")
+	tick(t, l, 1, 100)
+	p, err := l.Pending()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark, err := p.Mark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendEvents(t, l, "s1", "ccc") // staged after the run read its pending usage
+	for _, bad := range []string{`{nope`, `[1]`, `{"events/s1.jsonl": {"offset": -1}}`, `{"../x": {"offset": 1}}`} {
+		if err := l.MarkMovedAt("run-1", []byte(bad)); err == nil || !strings.Contains(err.Error(), "usage mark") {
+			t.Errorf("mark %s: %v", bad, err)
+		}
+	}
+	if q, _ := l.Pending(); len(q.Events) != 3 {
+		t.Fatalf("a bad mark moved something: %+v", q.Data)
+	}
+	if err := l.MarkMovedAt("run-1", mark); err != nil {
+		t.Fatal(err)
+	}
+	q, err := l.Pending()
+	if err != nil || len(q.Events) != 1 || q.Events[0].ID != "ccc" || len(q.Ticks) != 0 {
+		t.Fatalf("after the mark: %+v, %v", q.Data, err)
+	}
+	// again: the same mark, as a run finishing a crashed one gives it
+	if err := l.MarkMovedAt("run-1", mark); err != nil {
+		t.Fatal(err)
+	}
+	if q, _ := l.Pending(); len(q.Events) != 1 {
+		t.Fatalf("the mark given twice: %+v", q.Data)
+	}
+	// nothing pending: an empty mark, which marks nothing
+	empty, err := (Pending{}).Mark()
+	if err != nil || l.MarkMovedAt("run-2", empty) != nil {
+		t.Fatalf("empty mark %s: %v", empty, err)
+	}
+}

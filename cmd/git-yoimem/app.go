@@ -70,6 +70,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newMCPCommand(env, g),
 		newStatsCommand(env, g),
 		newExtractCommand(env, g),
+		newConsolidateCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {

@@ -26,6 +26,9 @@ type extractOptions struct {
 	dryRun  bool
 	json    bool
 	maxRuns int
+	// noConsolidate: do not run consolidation after a successful run,
+	// even when the staging is due.
+	noConsolidate bool
 }
 
 func newExtractCommand(env Env, g *globalOptions) *cli.Command {
@@ -33,7 +36,7 @@ func newExtractCommand(env Env, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:      "extract",
 		Usage:     "turn the new part of an agent session log into a staging file for consolidation",
-		UsageText: "git yoimem extract --log PATH [--format native|claude-code|codex] [--check | --force | --dry-run] [--model MODEL] [--max-runs N] [--json]",
+		UsageText: "git yoimem extract --log PATH [--format native|claude-code|codex] [--check | --force | --dry-run] [--model MODEL] [--max-runs N] [--no-consolidate] [--json]",
 		Description: `Reads the session log after its pointer, asks the model
 (yoimem.extract.model) what was decided, discussed, tried and requested,
 and writes the answer to .yoi/memory/_staging/<id>.json with its source
@@ -51,7 +54,14 @@ without calling a model. Both feed the token ledger of the usage metrics.
 The report shows the state found, the runs made, and the state left
 ("now: …"); --json prints it as {…, runs, after}. --dry-run prints the
 request a run would send: the text a command: model reads on stdin, or
-with --json the request the model helper gets.`,
+with --json the request the model helper gets.
+
+After a successful run, when the staging files reach
+yoimem.consolidate.stagingFiles or .stagingBytes, extract runs
+consolidation ('git yoimem consolidate') in the same process and prints
+what it committed after its own report (--json: under "consolidation").
+--no-consolidate skips it. A consolidation already running is no error:
+extract says so and leaves the staging to it and the next run.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log", Usage: "the session log to read, a JSONL file at `PATH` (required)", Destination: &opts.log, Required: true},
 			&cli.StringFlag{Name: "format", Usage: "the log's `FORMAT`: native, claude-code or codex (default: detected)", Destination: &opts.format},
@@ -60,7 +70,8 @@ with --json the request the model helper gets.`,
 			&cli.BoolFlag{Name: "force", Usage: "run even below the threshold", Destination: &opts.force},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the request a run would send to the model for the entries after the pointer; no model call, nothing written", Destination: &opts.dryRun},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON", Destination: &opts.json},
-			&cli.IntFlag{Name: "max-runs", Usage: "at most `N` runs, when the threshold is met again after one", Value: 4, Destination: &opts.maxRuns},
+			&cli.IntFlag{Name: "max-runs", Usage: "at most `N` runs, when the threshold is met again after one", Value: defaultMaxRuns, Destination: &opts.maxRuns},
+			&cli.BoolFlag{Name: "no-consolidate", Usage: "do not run consolidation after the run, even when the staging is due", Destination: &opts.noConsolidate},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -125,7 +136,10 @@ func runExtract(ctx context.Context, env Env, g *globalOptions, opts extractOpti
 		return extractError(w, err)
 	}
 	rep.Log = displayPath(env, rep.Log)
-	return printExtract(env, rep, opts.json)
+	if opts.check || opts.noConsolidate || err != nil {
+		return printExtract(env, rep, opts.json)
+	}
+	return extractThenConsolidate(ctx, env, w, rep, opts.json)
 }
 
 // extractError gives a run's error its exit code and what to do.

@@ -136,18 +136,7 @@ func displayOps(m *memlog.Message) *memlog.Message {
 func writeLogEntry(b *strings.Builder, q *workspace.PathQuoter, e gitstore.MemoryCommit) {
 	fmt.Fprintf(b, "commit %s\nDate:   %s\n\n    %s\n", e.Commit, e.Date, quote.Controls(e.Subject))
 	for _, op := range e.Ops {
-		line := string(op.Kind) + " " + q.Path(op.Path)
-		if op.Target != "" {
-			line += " -> " + q.Path(op.Target)
-		}
-		if len(op.Categories) > 0 {
-			cs := make([]string, len(op.Categories))
-			for i, c := range op.Categories {
-				cs[i] = string(c)
-			}
-			line += " [" + strings.Join(cs, ",") + "]"
-		}
-		fmt.Fprintf(b, "    %s: %s\n", line, quote.Controls(op.Reason))
+		fmt.Fprintf(b, "    %s\n", opLine(q, op))
 	}
 	engine := quote.Controls(e.Engine)
 	if e.Model != "" {
@@ -167,4 +156,21 @@ func writeLogEntry(b *strings.Builder, q *workspace.PathQuoter, e gitstore.Memor
 		entries = "entry"
 	}
 	fmt.Fprintf(b, "    run %s, engine %s, %d staging %s, categories: %s\n\n", quote.Controls(e.RunID), engine, len(e.Consumed), entries, strings.Join(counts, " "))
+}
+
+// opLine is an operation as log prints it: op, path, target, categories
+// and reason, with paths quoted as git quotes them.
+func opLine(q *workspace.PathQuoter, op memlog.Op) string {
+	line := string(op.Kind) + " " + q.Path(op.Path)
+	if op.Target != "" {
+		line += " -> " + q.Path(op.Target)
+	}
+	if len(op.Categories) > 0 {
+		cs := make([]string, len(op.Categories))
+		for i, c := range op.Categories {
+			cs[i] = string(c)
+		}
+		line += " [" + strings.Join(cs, ",") + "]"
+	}
+	return line + ": " + quote.Controls(op.Reason)
 }

@@ -85,9 +85,6 @@ func TestDocumentedCommandsParse(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if len(args) > 0 && args[0] == "consolidate" && strings.Contains(ex.where, ".md:") {
-			continue // the docs say it is coming ("Until git yoimem consolidate lands")
-		}
 		if len(args) == 1 {
 			// A command named in prose: it must exist; its flags are not
 			// the point.

@@ -53,13 +53,14 @@ func helpSections() []helpSection {
   .yoi/memory/decisions/SLUG.md  a decision or an open discussion
   .yoi/memory/requests/SLUG.md   what a user asked for
   .yoi/knowledge/SLUG.md         reusable knowledge, referenced as #SLUG
-  .yoi/memory/_staging/          extract output waiting for consolidation (ignored)
+  .yoi/memory/_staging/          extract output waiting for consolidation, and its lock (ignored)
+  .yoi/metrics/RUN.jsonl         the usage a consolidation run moved into its commit
 
 Machine-local state (extract pointers, usage journals, caches) is kept in
 $(git rev-parse --git-common-dir)/yoimem/, never committed.`},
 		{"SEE ALSO", `git(1), githooks(5), git-config(1); README.md and docs/ of git-yoimem:
-the record format, lint rules, hooks, configuration, retrieval, extract
-and the memory branch.`},
+the record format, lint rules, hooks, configuration, retrieval, extract,
+consolidation and the memory branch.`},
 	}
 }
 

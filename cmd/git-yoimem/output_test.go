@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"sort"
@@ -115,27 +116,25 @@ func TestJSONOutputConvention(t *testing.T) {
 		{"memory read", []string{"memory", "read", "--format", "json", "knowledge/sqlite-pragmas.md"}, 0},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			stdout, stderr, code := r.run(tc.args...)
-			if code != tc.code {
-				t.Fatalf("git yoimem %s: exit %d, want %d\n%s%s", strings.Join(tc.args, " "), code, tc.code, stdout, stderr)
-			}
-			var doc any
-			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
-				t.Fatalf("not JSON: %v\n%s", err, stdout)
-			}
-			var problems []string
-			checkConvention(doc, "$", &problems)
-			if !strings.Contains(stdout, ".yoi/") && tc.name != "lint --list-rules" && tc.name != "config" && tc.name != "context" && tc.name != "extract --check" && tc.name != "extract --dry-run" {
-				problems = append(problems, "no .yoi/ path at all")
-			}
-			for _, p := range problems {
-				t.Error(p)
-			}
-			if t.Failed() {
-				t.Logf("output:\n%s", stdout)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkJSONCommand(t, r, tc.name, tc.code, tc.args...) })
+	}
+
+	// consolidation, on the sample with its lint errors fixed (as the demo
+	// does) and no memory branch yet: the entry extract staged above
+	git("branch", "-D", "yoimem/memory")
+	fixSample(t, r)
+	git("add", "-A")
+	git("commit", "-q", "-m", "fix the sample")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"consolidate --check", []string{"consolidate", "--check", "--format", "json"}},
+		{"consolidate --dry-run", []string{"consolidate", "--dry-run", "--format", "json"}},
+		{"consolidate", []string{"consolidate", "--format", "json"}},
+		{"consolidate --replay", []string{"consolidate", "--replay", "yoimem/memory", "--engine", "rules", "--format", "json"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkJSONCommand(t, r, tc.name, 0, tc.args...) })
 	}
 
 	t.Run("mcp", func(t *testing.T) {
@@ -187,4 +186,51 @@ func TestJSONOutputConvention(t *testing.T) {
 			}
 		}
 	})
+}
+
+// checkJSONCommand runs one command of TestJSONOutputConvention and checks
+// its JSON against the convention.
+func checkJSONCommand(t *testing.T, r *extractRepo, name string, want int, args ...string) {
+	t.Helper()
+	stdout, stderr, code := r.run(args...)
+	if code != want {
+		t.Fatalf("git yoimem %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, want, stdout, stderr)
+	}
+	var doc any
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	var problems []string
+	checkConvention(doc, "$", &problems)
+	switch name {
+	case "lint --list-rules", "config", "context", "extract --check", "extract --dry-run", "consolidate --check":
+	default:
+		if !strings.Contains(stdout, ".yoi/") {
+			problems = append(problems, "no .yoi/ path at all")
+		}
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if t.Failed() {
+		t.Logf("output:\n%s", stdout)
+	}
+}
+
+// fixSample fixes the sample repository's two lint errors, as install.sh
+// --demo does: the request gets its sources, and the knowledge record
+// #request-ids names is written.
+func fixSample(t *testing.T, r *extractRepo) {
+	t.Helper()
+	req := ".yoi/memory/requests/checkout-retries.md"
+	b, err := os.ReadFile(r.path(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := strings.Replace(string(b), "updated_at: 2025-12-10T08:00:00Z\n", "updated_at: 2025-12-10T08:00:00Z\nsources:\n  - {session_id: 0193a1b2-7c00-7d11-8e22-33445566aaee, range: [5, 18]}\n", 1)
+	if fixed == string(b) {
+		t.Fatal("the sample's request is not as fixSample expects")
+	}
+	r.write(req, fixed)
+	r.write(".yoi/knowledge/request-ids.md", "---\nkind: rule\ndescription: Every log line carries the request ID; read before adding logging.\nmodel_invokation: false\nuser_invocable: true\ncreated_at: 2025-12-09T11:00:00Z\nupdated_at: 2025-12-09T11:00:00Z\nlast_sources:\n  - {session_id: 0193a1b2-7c00-7d11-8e22-33445566aadd, range: [60, 77]}\n---\n# Request IDs\n\nMiddleware puts the ID in the context; slog handlers read it from there.\n")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/yoimem/git-yoimem/consolidate"
 	"github.com/yoimem/git-yoimem/llm"
 	"github.com/yoimem/git-yoimem/memlog"
+	"github.com/yoimem/git-yoimem/memory"
 )
 
 const backoffDecision = "---\nstatus: resolved\n---\n# Checkout retries: backoff\n\nExponential backoff from 200ms with full jitter, capped at 2s; attempts from CHECKOUT_RETRIES (default 2). The payment sandbox rate-limits bursts.\n"
@@ -39,12 +40,12 @@ func TestLinterRefusalCorrected(t *testing.T) {
 			s, _, err := run(t, wire, Engine{}, nil,
 				func(t *testing.T, got []seen) reply {
 					expect(t, got)
-					return calls(call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: bad, Reason: "decided in the tinyshop session", StagingIDs: []string{"e1"}})})
+					return calls(call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/checkout-retry-backoff.md"), Content: bad, Reason: "decided in the tinyshop session", StagingIDs: []string{"e1"}})})
 				},
 				func(t *testing.T, got []seen) reply {
 					expect(t, got, "ERR:the linter refuses it")
 					expect(t, got, "ERR:status-enum")
-					return calls(call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "decided in the tinyshop session", StagingIDs: []string{"e1"}})})
+					return calls(call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/checkout-retry-backoff.md"), Content: backoffDecision, Reason: "decided in the tinyshop session", StagingIDs: []string{"e1"}})})
 				},
 				func(t *testing.T, got []seen) reply {
 					expect(t, got, "Done: add .yoi/memory/decisions/checkout-retry-backoff.md; sources from e1 attached.")
@@ -79,28 +80,28 @@ func TestRefusalsAreToolErrors(t *testing.T) {
 		c    call
 		want string
 	}{
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/config", Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "is not a record"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: "../outside.md", Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "leaves .yoi/"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/workflow/deploy.md", Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "never writes under .yoi/workflow/"},
-		{call{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/decisions/use-sqlite.md", Old: "WAL mode covers our write rate.", New: "WAL mode.", Reason: "r"})}, "is locked"},
-		{call{ToolMemoryDelete, js(DeleteInput{Path: ".yoi/knowledge/sqlite-pragmas.md", Categories: []string{"unused"}, Reason: "r"})}, "is protected"},
-		{call{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/summary.md", Old: summaryBody, New: "", Operation: "trim", Categories: []string{"noisy"}, Reason: "shorter"})}, "never heavily compressed"},
-		{call{ToolMemoryDelete, js(DeleteInput{Path: ".yoi/memory/decisions/json-logs.md", Categories: []string{"superseded"}, Reason: "r"})}, "decisions are never deleted"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/requests/checkout-retries.md", Operation: "rewrite", Content: "---\n---\n# Retry failed checkouts\nRetry twice, never a declined card.\n", Reason: "r"})}, "needs one or more categories"},
-		{call{ToolMemoryDelete, js(DeleteInput{Path: ".yoi/memory/requests/checkout-retries.md", Reason: "r"})}, "needs one or more categories"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/knowledge/checkout-retries.md", Content: knowledge, Reason: "r", DerivedFrom: []string{".yoi/memory/decisions/structured-logging.md"}})}, "not in the knowledge-candidate report"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/knowledge/checkout-retries.md", Content: knowledge, Reason: "r", StagingIDs: []string{"e1"}})}, "comes only from records of the knowledge-candidate report"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/structured-logging.md", Operation: "split", Target: ".yoi/knowledge/slog-levels.md", Content: knowledge, Rest: "---\nstatus: open\n---\n# Structured logging with log/slog\n\nOpen: whether request IDs go in every line. Leaning yes; see #request-ids.\n", Categories: []string{"noisy"}, Reason: "r"})}, "not in the knowledge-candidate report"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, Reason: "r"})}, "needs the staging entries"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, Reason: "r", StagingIDs: []string{"e9"}})}, `no staging entry "e9": this run's only entry is e1`},
-		{call{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/decisions/structured-logging.md", Old: "status: open", New: "status: replaced\nreplaced_by: json-logs", Reason: "r"})}, "operation replace"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/something.md", Content: decision, StagingIDs: []string{"e1"}})}, "give a reason"},
-		{call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/requests/checkout-retries.md", Operation: "drop", Reason: "r"})}, "drop a record with memory_delete"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/config"), Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "is not a record"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at("../outside.md"), Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "leaves .yoi/"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/workflow/deploy.md"), Content: decision, Reason: "r", StagingIDs: []string{"e1"}})}, "never writes under .yoi/workflow/"},
+		{call{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/decisions/use-sqlite.md"), Old: "WAL mode covers our write rate.", New: "WAL mode.", Reason: "r"})}, "is locked"},
+		{call{ToolMemoryDelete, js(DeleteInput{PathInput: at(".yoi/knowledge/sqlite-pragmas.md"), Categories: []string{"unused"}, Reason: "r"})}, "is protected"},
+		{call{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/summary.md"), Old: summaryBody, New: "", Operation: "trim", Categories: []string{"noisy"}, Reason: "shorter"})}, "never heavily compressed"},
+		{call{ToolMemoryDelete, js(DeleteInput{PathInput: at(".yoi/memory/decisions/json-logs.md"), Categories: []string{"superseded"}, Reason: "r"})}, "decisions are never deleted"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/requests/checkout-retries.md"), Operation: "rewrite", Content: "---\n---\n# Retry failed checkouts\nRetry twice, never a declined card.\n", Reason: "r"})}, "needs one or more categories"},
+		{call{ToolMemoryDelete, js(DeleteInput{PathInput: at(".yoi/memory/requests/checkout-retries.md"), Reason: "r"})}, "needs one or more categories"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/knowledge/checkout-retries.md"), Content: knowledge, Reason: "r", DerivedFrom: []string{".yoi/memory/decisions/structured-logging.md"}})}, "not in the knowledge-candidate report"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/knowledge/checkout-retries.md"), Content: knowledge, Reason: "r", StagingIDs: []string{"e1"}})}, "comes only from records of the knowledge-candidate report"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/structured-logging.md"), Operation: "split", Target: ".yoi/knowledge/slog-levels.md", Content: knowledge, Rest: "---\nstatus: open\n---\n# Structured logging with log/slog\n\nOpen: whether request IDs go in every line. Leaning yes; see #request-ids.\n", Categories: []string{"noisy"}, Reason: "r"})}, "not in the knowledge-candidate report"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/something.md"), Content: decision, Reason: "r"})}, "needs the staging entries"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/something.md"), Content: decision, Reason: "r", StagingIDs: []string{"e9"}})}, `no staging entry "e9": this run's only entry is e1`},
+		{call{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/decisions/structured-logging.md"), Old: "status: open", New: "status: replaced\nreplaced_by: json-logs", Reason: "r"})}, "operation replace"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/something.md"), Content: decision, StagingIDs: []string{"e1"}})}, "give a reason"},
+		{call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/requests/checkout-retries.md"), Operation: "drop", Reason: "r"})}, "drop a record with memory_delete"},
 		{call{"shell", `{"cmd":"rm -rf .yoi"}`}, "no such tool"},
 		{call{ToolMemoryRead, `{"path":".yoi/memory/summary.md","blob":"x"}`}, `unknown field "blob"`},
 		{call{ToolMemoryRead, `"just a string"`}, "the input is a JSON string, not an object of the fields path"},
 		{call{ToolMemoryWrite, `{"path":"memory/requests/x.md","reason":"r","staging_ids":"e1"}`}, "field staging_ids is a JSON string, want an array"},
-		{call{ToolMemoryRead, js(ReadInput{Path: ".yoi/workflow/deploy.md"})}, "is not a record"},
+		{call{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/workflow/deploy.md")})}, "is not a record"},
 	}
 	var batch []call
 	var want []string
@@ -130,7 +131,7 @@ func TestRefusalsAreToolErrors(t *testing.T) {
 // never calls report, ends the run with ErrNoReport.
 func TestTurnLimit(t *testing.T) {
 	search := func(t *testing.T, got []seen) reply {
-		return calls(call{ToolMemorySearch, js(SearchInput{Query: "retry"})})
+		return calls(call{ToolMemorySearch, js(memory.SearchInput{Query: "retry"})})
 	}
 	chat := func(t *testing.T, got []seen) reply { return reply{text: "All done, I think."} }
 	for _, wire := range wires {
@@ -160,7 +161,7 @@ func TestTurnLimit(t *testing.T) {
 // nothing).
 func TestModelFailures(t *testing.T) {
 	write := func(t *testing.T, got []seen) reply {
-		return calls(call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "r", StagingIDs: []string{"e1"}})})
+		return calls(call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/checkout-retry-backoff.md"), Content: backoffDecision, Reason: "r", StagingIDs: []string{"e1"}})})
 	}
 	for _, wire := range wires {
 		t.Run(wire+"/500", func(t *testing.T) {
@@ -190,7 +191,7 @@ func TestReportNeedsEveryEntry(t *testing.T) {
 				reportStep("done"),
 				func(t *testing.T, got []seen) reply {
 					expect(t, got, "ERR:you have not read e1 whole")
-					return calls(call{ToolMemoryRead, js(ReadInput{Path: "e1"})})
+					return calls(call{ToolMemoryRead, js(ReadInput{PathInput: at("e1")})})
 				},
 				func(t *testing.T, got []seen) reply {
 					expect(t, got, "retrying the inventory reservation")
@@ -222,7 +223,7 @@ func TestProgress(t *testing.T) {
 	}}
 	_, _, err := run(t, "anthropic", e, nil,
 		func(*testing.T, []seen) reply {
-			return calls(call{ToolMemoryRead, js(ReadInput{Path: ".yoi/memory/summary.md"})}, call{ToolMemoryDelete, js(DeleteInput{Path: ".yoi/memory/decisions/json-logs.md", Categories: []string{"superseded"}, Reason: "r"})})
+			return calls(call{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/memory/summary.md")})}, call{ToolMemoryDelete, js(DeleteInput{PathInput: at(".yoi/memory/decisions/json-logs.md"), Categories: []string{"superseded"}, Reason: "r"})})
 		},
 		reportStep("nothing"))
 	if err != nil {
@@ -284,7 +285,7 @@ func TestInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(quick(t))
 	srv := newScripted(t, "anthropic", func(*testing.T, []seen) reply {
 		cancel()
-		return calls(call{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/checkout-retry-backoff.md", Content: backoffDecision, Reason: "r", StagingIDs: []string{"e1"}})})
+		return calls(call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/checkout-retry-backoff.md"), Content: backoffDecision, Reason: "r", StagingIDs: []string{"e1"}})})
 	})
 	s := newSession(t, sampleInput(t, nil))
 	err := (&Engine{Provider: srv.provider(t, llm.Options{})}).Run(ctx, s)
@@ -308,7 +309,7 @@ var _, _ interface {
 func TestCallsPerTurn(t *testing.T) {
 	var many []call
 	for range MaxCallsPerTurn + 3 {
-		many = append(many, call{ToolMemoryRead, js(ReadInput{Path: "memory/summary.md"})})
+		many = append(many, call{ToolMemoryRead, js(ReadInput{PathInput: at("memory/summary.md")})})
 	}
 	_, _, err := run(t, "openai", Engine{}, nil,
 		func(*testing.T, []seen) reply { return calls(many...) },

@@ -21,6 +21,7 @@ import (
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/llm"
 	"github.com/yoimem/git-yoimem/llm/apis"
+	"github.com/yoimem/git-yoimem/memory"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -421,3 +422,6 @@ func expect(t *testing.T, got []seen, want ...string) {
 		}
 	}
 }
+
+// at is a tool input's path.
+func at(path string) memory.PathInput { return memory.PathInput{Path: path} }

@@ -81,7 +81,7 @@ func (tb *toolbox) run(ctx context.Context, c llm.ToolCall, out *outcome) (strin
 		out.target = in.Path
 		return tb.read(in)
 	case ToolKnowledgeSearch, ToolMemorySearch:
-		var in SearchInput
+		var in memory.SearchInput
 		if err := decode(c, &in); err != nil {
 			return "", err
 		}
@@ -155,12 +155,15 @@ func decode(c llm.ToolCall, v any) error {
 	return toolErr("the input is not a JSON object of the fields %s: %s", strings.Join(jsonFields(v), ", "), strings.TrimPrefix(oneLine(err.Error()), "json: "))
 }
 
-// jsonFields are the JSON names of the fields of the struct v points to.
+// jsonFields are the JSON names of the fields of the struct v points to,
+// those of an embedded struct (memory.PathInput) included.
 func jsonFields(v any) []string {
-	t := reflect.TypeOf(v).Elem()
 	var out []string
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	for _, f := range reflect.VisibleFields(reflect.TypeOf(v).Elem()) {
+		if f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		out = append(out, name)
 	}
 	return out
@@ -251,8 +254,8 @@ func guardNotes(in *consolidate.Input, protected bool, rel string) string {
 
 // searchIn runs a search over the session's snapshot; its answer is the
 // MCP server's (memory.Result as JSON).
-func (tb *toolbox) searchIn(scope memory.Scope, in SearchInput) (string, error) {
-	res, err := memory.Search(tb.s.Snapshot(), scope, memory.Query{Text: in.Query, Slug: in.Slug, Kind: in.Kind}, tb.search)
+func (tb *toolbox) searchIn(scope memory.Scope, in memory.SearchInput) (string, error) {
+	res, err := memory.Search(tb.s.Snapshot(), scope, in.SearchQuery(), tb.search)
 	if err != nil {
 		return "", toolErr("%v", err)
 	}

@@ -43,30 +43,30 @@ func TestToolCalls(t *testing.T) {
 		want        []string
 	}{
 		// Reads show what guards a record, and the staging entries.
-		{ToolMemoryRead, js(ReadInput{Path: "memory/summary.md"}), false, []string{"=== .yoi/memory/summary.md (protected: 5.00 uses per Mtoken) ===\n---\nupdated_at:"}},
-		{ToolMemoryRead, js(ReadInput{Path: ".yoi/memory/decisions/use-sqlite.md"}), false, []string{"(locked: never changed)"}},
-		{ToolMemoryRead, js(ReadInput{Path: ".yoi/memory/decisions/json-logs.md"}), false, []string{"(unused)"}},
-		{ToolMemoryRead, js(ReadInput{Path: ".yoi/memory/_staging/019ad5e0-7a00-7b00-8c00-000000000001.json"}), false, []string{"e1: staging entry 019ad5e0-7a00-7b00-8c00-000000000001, session 5f0c2e1a-8d7b-4c3e-9a61-2b7d4e9f0c11 entries 2-17", "- failed: exponential backoff retrying every error"}},
-		{ToolMemoryRead, js(ReadInput{Path: ".yoi/memory/_staging/0000.json"}), true, []string{"is not a staging entry of this run: this run's only entry is e1"}},
-		{ToolMemoryRead, js(ReadInput{Path: ".yoi/knowledge/nope.md"}), true, []string{".yoi/knowledge/nope.md: no such record; find records with memory_search or knowledge_search"}},
+		{ToolMemoryRead, js(ReadInput{PathInput: at("memory/summary.md")}), false, []string{"=== .yoi/memory/summary.md (protected: 5.00 uses per Mtoken) ===\n---\nupdated_at:"}},
+		{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/memory/decisions/use-sqlite.md")}), false, []string{"(locked: never changed)"}},
+		{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/memory/decisions/json-logs.md")}), false, []string{"(unused)"}},
+		{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/memory/_staging/019ad5e0-7a00-7b00-8c00-000000000001.json")}), false, []string{"e1: staging entry 019ad5e0-7a00-7b00-8c00-000000000001, session 5f0c2e1a-8d7b-4c3e-9a61-2b7d4e9f0c11 entries 2-17", "- failed: exponential backoff retrying every error"}},
+		{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/memory/_staging/0000.json")}), true, []string{"is not a staging entry of this run: this run's only entry is e1"}},
+		{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/knowledge/nope.md")}), true, []string{".yoi/knowledge/nope.md: no such record; find records with memory_search or knowledge_search"}},
 		// Searches answer as the MCP server does.
-		{ToolKnowledgeSearch, js(SearchInput{Query: "wal"}), false, []string{`"path":".yoi/knowledge/sqlite-pragmas.md"`, `"more":0`}},
-		{ToolMemorySearch, js(SearchInput{Kind: "decision"}), false, []string{`"slug":"json-logs"`, `"slug":"structured-logging"`, `"slug":"use-sqlite"`}},
-		{ToolMemorySearch, js(SearchInput{}), true, []string{"empty query"}},
+		{ToolKnowledgeSearch, js(memory.SearchInput{Query: "wal"}), false, []string{`"path":".yoi/knowledge/sqlite-pragmas.md"`, `"more":0`}},
+		{ToolMemorySearch, js(memory.SearchInput{Kind: "decision"}), false, []string{`"slug":"json-logs"`, `"slug":"structured-logging"`, `"slug":"use-sqlite"`}},
+		{ToolMemorySearch, js(memory.SearchInput{}), true, []string{"empty query"}},
 		// A new decision by the entry's ID, then the open one replaced by
 		// it, named by its slug.
-		{ToolMemoryWrite, js(WriteInput{Path: "memory/decisions/slog-request-ids.md", Content: "---\nstatus: resolved\n---\n# Request IDs in every log line\nYes: the middleware puts them in the context.\n", Reason: "settled", StagingIDs: []string{"019ad5e0-7a00-7b00-8c00-000000000001"}}), false, []string{"Done: add .yoi/memory/decisions/slog-request-ids.md; sources from e1 attached."}},
-		{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/structured-logging.md", Operation: "replace", Target: "slog-request-ids", Categories: []string{"superseded"}, Reason: "settled by slog-request-ids"}), false, []string{"Done: replace .yoi/memory/decisions/structured-logging.md -> .yoi/memory/decisions/slog-request-ids.md."}},
+		{ToolMemoryWrite, js(WriteInput{PathInput: at("memory/decisions/slog-request-ids.md"), Content: "---\nstatus: resolved\n---\n# Request IDs in every log line\nYes: the middleware puts them in the context.\n", Reason: "settled", StagingIDs: []string{"019ad5e0-7a00-7b00-8c00-000000000001"}}), false, []string{"Done: add .yoi/memory/decisions/slog-request-ids.md; sources from e1 attached."}},
+		{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/structured-logging.md"), Operation: "replace", Target: "slog-request-ids", Categories: []string{"superseded"}, Reason: "settled by slog-request-ids"}), false, []string{"Done: replace .yoi/memory/decisions/structured-logging.md -> .yoi/memory/decisions/slog-request-ids.md."}},
 		// Edits: one occurrence, or a clear error.
-		{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "twice", New: "twice", Reason: "r"}), true, []string{"it changes nothing"}},
-		{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "thrice", New: "x", Reason: "r"}), true, []string{"does not occur in .yoi/memory/requests/checkout-retries.md; read the record again"}},
-		{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "e", New: "x", Reason: "r"}), true, []string{"occurs"}},
-		{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "twice with\nbackoff", New: "CHECKOUT_RETRIES times (default 2) with\njittered backoff", Reason: "made configurable", StagingIDs: []string{"e1"}}), false, []string{"Done: update .yoi/memory/requests/checkout-retries.md; sources from e1 attached."}},
-		{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/requests/checkout-retries.md", Old: "x", New: "y", Operation: "merge", Reason: "r"}), true, []string{`operation "merge": memory_edit makes an update, trim or rewrite`}},
-		{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/requests/checkout-retries.md", Operation: "squash", Reason: "r"}), true, []string{`unknown operation "squash"`}},
+		{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/requests/checkout-retries.md"), Old: "twice", New: "twice", Reason: "r"}), true, []string{"it changes nothing"}},
+		{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/requests/checkout-retries.md"), Old: "thrice", New: "x", Reason: "r"}), true, []string{"does not occur in .yoi/memory/requests/checkout-retries.md; read the record again"}},
+		{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/requests/checkout-retries.md"), Old: "e", New: "x", Reason: "r"}), true, []string{"occurs"}},
+		{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/requests/checkout-retries.md"), Old: "twice with\nbackoff", New: "CHECKOUT_RETRIES times (default 2) with\njittered backoff", Reason: "made configurable", StagingIDs: []string{"e1"}}), false, []string{"Done: update .yoi/memory/requests/checkout-retries.md; sources from e1 attached."}},
+		{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/requests/checkout-retries.md"), Old: "x", New: "y", Operation: "merge", Reason: "r"}), true, []string{`operation "merge": memory_edit makes an update, trim or rewrite`}},
+		{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/requests/checkout-retries.md"), Operation: "squash", Reason: "r"}), true, []string{`unknown operation "squash"`}},
 		// Reads see the run's own changes.
-		{ToolMemoryRead, js(ReadInput{Path: ".yoi/memory/decisions/structured-logging.md"}), false, []string{"status: replaced\nreplaced_by: slog-request-ids\n"}},
-		{ToolMemorySearch, js(SearchInput{Query: "CHECKOUT_RETRIES"}), false, []string{`"slug":"checkout-retries"`}},
+		{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/memory/decisions/structured-logging.md")}), false, []string{"status: replaced\nreplaced_by: slog-request-ids\n"}},
+		{ToolMemorySearch, js(memory.SearchInput{Query: "CHECKOUT_RETRIES"}), false, []string{`"slug":"checkout-retries"`}},
 	}
 	for i, st := range steps {
 		got, isErr := do(t, tb, st.name, st.input)
@@ -96,11 +96,11 @@ func TestToolResultBound(t *testing.T) {
 		files["knowledge/huge.md"] = []byte("---\nkind: fact\ndescription: big\nmodel_invokation: false\nuser_invocable: true\n---\n" + strings.Repeat("word ", 20000))
 		in.Base = record.MapSnapshot(files)
 	})
-	got, isErr := do(t, tb, ToolMemoryRead, js(ReadInput{Path: "knowledge/huge.md"}))
+	got, isErr := do(t, tb, ToolMemoryRead, js(ReadInput{PathInput: at("knowledge/huge.md")}))
 	if !isErr || !strings.Contains(got, ".yoi/knowledge/huge.md is 100,112 characters, over the limit of 60,000 for one tool result (yoimem.consolidate.budgetChars)") {
 		t.Errorf("read: %v %s", isErr, got)
 	}
-	got, isErr = do(t, tb, ToolKnowledgeSearch, js(SearchInput{Slug: "huge"}))
+	got, isErr = do(t, tb, ToolKnowledgeSearch, js(memory.SearchInput{Slug: "huge"}))
 	if !isErr || !strings.Contains(got, "the search's answer is") || !strings.Contains(got, "over the limit of 60,000") {
 		t.Errorf("search: %v %s", isErr, got)
 	}
@@ -119,10 +119,10 @@ func TestTidyUpTools(t *testing.T) {
 		name, input string
 		want        string
 	}{
-		{ToolMemoryEdit, js(EditInput{Path: ".yoi/memory/requests/retry-checkout.md", Operation: "trim", KeepSources: 1, Categories: []string{"noisy"}, Reason: "three sources of one ask"}), "Done: trim .yoi/memory/requests/retry-checkout.md."},
-		{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/requests/retry-checkout.md", Operation: "merge", Target: ".yoi/memory/requests/checkout-retries.md", Content: merged, Categories: []string{"noisy", "superseded"}, Reason: "the same request twice"}), "Done: merge .yoi/memory/requests/retry-checkout.md -> .yoi/memory/requests/checkout-retries.md."},
-		{ToolMemoryWrite, js(WriteInput{Path: ".yoi/knowledge/checkout-retry-policy.md", Content: "---\nkind: policy\ndescription: How checkout retries payments; read before touching checkout/retry.go.\nmodel_invokation: false\nuser_invocable: true\n---\n# Checkout retry policy\n\nRetry only timeouts and 5xx, twice, with backoff; never a declined card.\n", DerivedFrom: []string{"memory/requests/checkout-retries.md"}, Reason: "asked for in several sessions"}), "Done: add .yoi/knowledge/checkout-retry-policy.md."},
-		{ToolMemoryWrite, js(WriteInput{Path: ".yoi/memory/decisions/structured-logging.md", Operation: "split", Target: "slog-handlers",
+		{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/requests/retry-checkout.md"), Operation: "trim", KeepSources: 1, Categories: []string{"noisy"}, Reason: "three sources of one ask"}), "Done: trim .yoi/memory/requests/retry-checkout.md."},
+		{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/requests/retry-checkout.md"), Operation: "merge", Target: ".yoi/memory/requests/checkout-retries.md", Content: merged, Categories: []string{"noisy", "superseded"}, Reason: "the same request twice"}), "Done: merge .yoi/memory/requests/retry-checkout.md -> .yoi/memory/requests/checkout-retries.md."},
+		{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/knowledge/checkout-retry-policy.md"), Content: "---\nkind: policy\ndescription: How checkout retries payments; read before touching checkout/retry.go.\nmodel_invokation: false\nuser_invocable: true\n---\n# Checkout retry policy\n\nRetry only timeouts and 5xx, twice, with backoff; never a declined card.\n", DerivedFrom: []string{"memory/requests/checkout-retries.md"}, Reason: "asked for in several sessions"}), "Done: add .yoi/knowledge/checkout-retry-policy.md."},
+		{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/structured-logging.md"), Operation: "split", Target: "slog-handlers",
 			Content:    "---\nstatus: resolved\n---\n# slog handlers\n\nHandlers read the request ID from the context.\n",
 			Rest:       "---\nstatus: open\n---\n# Structured logging with log/slog\n\nOpen: whether request IDs go in every line. Leaning yes; see #request-ids and the slog-handlers decision.\n",
 			Categories: []string{"noisy"}, Reason: "two subjects"}), "Done: split .yoi/memory/decisions/structured-logging.md -> .yoi/memory/decisions/slog-handlers.md."},
@@ -162,7 +162,7 @@ func TestMergeKeepsProtected(t *testing.T) {
 	})
 	old, _ := tb.current("memory/requests/checkout-retries.md")
 	merge := func(content string) (string, bool) {
-		return do(t, tb, ToolMemoryWrite, js(WriteInput{Path: dup, Operation: "merge", Target: "checkout-retries", Content: content, Categories: []string{"noisy"}, Reason: "the same ask twice"}))
+		return do(t, tb, ToolMemoryWrite, js(WriteInput{PathInput: at(dup), Operation: "merge", Target: "checkout-retries", Content: content, Categories: []string{"noisy"}, Reason: "the same ask twice"}))
 	}
 	if got, isErr := merge(old); !isErr || !strings.Contains(got, "never heavily compressed") {
 		t.Fatalf("a merge that loses the protected record's body: %v %s", isErr, got)
@@ -181,7 +181,7 @@ func TestMergeKeepsProtected(t *testing.T) {
 func TestSplitKeepsProtected(t *testing.T) {
 	tb, s := newToolbox(t, nil) // the summary is protected
 	split := func(part, rest string) (string, bool) {
-		return do(t, tb, ToolMemoryWrite, js(WriteInput{Path: "memory/summary.md", Operation: "split", Target: "memory/decisions/payments-sandbox.md",
+		return do(t, tb, ToolMemoryWrite, js(WriteInput{PathInput: at("memory/summary.md"), Operation: "split", Target: "memory/decisions/payments-sandbox.md",
 			Content: "---\nstatus: resolved\n---\n# " + part + "\n", Rest: "---\nupdated_at: 2026-01-02T03:04:05Z\n---\n# " + rest + "\n", Categories: []string{"noisy"}, Reason: "two subjects"}))
 	}
 	if got, isErr := split("Sandbox", "tinyshop"); !isErr || !strings.Contains(got, "never heavily compressed") {

@@ -5,42 +5,41 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/yoimem/git-yoimem/llm"
 	"github.com/yoimem/git-yoimem/memlog"
+	"github.com/yoimem/git-yoimem/memory"
 )
 
-// The tools' names. The four memory tools and the two searches have the
-// names, and where they overlap the field names, of the MCP server's
-// tools; report is the agent's own.
+// The tools' names: the memory tools' and the searches' are those of
+// memory.ToolDefs, the one definition the MCP server serves too; report is
+// the agent's own.
 const (
-	ToolMemoryRead      = "memory_read"
-	ToolMemoryWrite     = "memory_write"
-	ToolMemoryEdit      = "memory_edit"
-	ToolMemoryDelete    = "memory_delete"
-	ToolKnowledgeSearch = "knowledge_search"
-	ToolMemorySearch    = "memory_search"
+	ToolMemoryRead      = memory.ToolMemoryRead
+	ToolMemoryWrite     = memory.ToolMemoryWrite
+	ToolMemoryEdit      = memory.ToolMemoryEdit
+	ToolMemoryDelete    = memory.ToolMemoryDelete
+	ToolKnowledgeSearch = memory.ToolKnowledgeSearch
+	ToolMemorySearch    = memory.ToolMemorySearch
 	ToolReport          = "report"
 )
 
-// ReadInput is memory_read's input.
-type ReadInput struct {
-	Path string `json:"path" jsonschema:"record path, e.g. .yoi/knowledge/retry-policy.md (or knowledge/retry-policy.md); or a staging entry of this run: e1, e2, … or .yoi/memory/_staging/<id>.json"`
-}
+// The inputs extend the memory tools' (memory.PathInput's path, which the
+// notes in toolDefs add to); the searches take memory.SearchInput as the
+// MCP server does.
 
-// SearchInput is knowledge_search's and memory_search's input, as the
-// MCP server's.
-type SearchInput struct {
-	Query string `json:"query,omitempty" jsonschema:"search terms; every term must appear (case-insensitive, literal); optional with slug or kind"`
-	Slug  string `json:"slug,omitempty" jsonschema:"return this one record whole (how #slug resolves); query may then be left out"`
-	Kind  string `json:"kind,omitempty" jsonschema:"only this kind: rule, fact, howto… for knowledge; summary, decision, request for memory; alone, it lists that kind"`
+// ReadInput is memory_read's input: a record, or a staging entry of the
+// run.
+type ReadInput struct {
+	memory.PathInput
 }
 
 // WriteInput is memory_write's input: a whole record, and the operation
 // it is for the commit message.
 type WriteInput struct {
-	Path        string   `json:"path" jsonschema:"the record changed, e.g. .yoi/memory/decisions/use-sqlite.md"`
+	memory.PathInput
 	Content     string   `json:"content,omitempty" jsonschema:"the whole record: --- frontmatter --- and Markdown body; for merge and split, the content of target. Leave out sources, last_sources, created_at and updated_at: code sets them. Not used by replace"`
 	Operation   string   `json:"operation,omitempty" jsonschema:"add (the default for a new path), update (the default for an existing one), replace, merge, split, trim or rewrite"`
 	Target      string   `json:"target,omitempty" jsonschema:"replace: the decision that replaces path (a path or its slug); merge: the record path is folded into; split: the new record that takes part of path"`
@@ -54,7 +53,7 @@ type WriteInput struct {
 
 // EditInput is memory_edit's input.
 type EditInput struct {
-	Path        string   `json:"path" jsonschema:"the record changed, e.g. .yoi/knowledge/retry-policy.md"`
+	memory.PathInput
 	Old         string   `json:"old,omitempty" jsonschema:"text that occurs exactly once in the record; may be left out only by a trim that just keeps fewer sources"`
 	New         string   `json:"new,omitempty" jsonschema:"its replacement"`
 	Operation   string   `json:"operation,omitempty" jsonschema:"update (the default), trim or rewrite"`
@@ -66,7 +65,7 @@ type EditInput struct {
 
 // DeleteInput is memory_delete's input: a drop.
 type DeleteInput struct {
-	Path       string   `json:"path" jsonschema:"the request or knowledge record dropped (decisions are replaced, never deleted; the summary is rewritten, never deleted)"`
+	memory.PathInput
 	Categories []string `json:"categories" jsonschema:"one or more of outdated, superseded, unused, noisy"`
 	Reason     string   `json:"reason" jsonschema:"why, in one line: the commit message says it for this record"`
 }
@@ -81,6 +80,9 @@ type toolDef struct {
 	name, description string
 	input             any // a zero value of the input struct
 	enums             map[string][]string
+	// notes extend a shared field's description for the agent: what the
+	// field means in a consolidation run, after the shared text.
+	notes map[string]string
 }
 
 var operationsOfWrite = []string{"add", "update", "replace", "merge", "split", "trim", "rewrite"}
@@ -95,17 +97,22 @@ func categoryNames() []string {
 
 func toolDefs() []toolDef {
 	cats := categoryNames()
+	search := func(name, more string) toolDef {
+		d, _ := memory.ToolDefOf(name)
+		return toolDef{name: d.Name, description: strings.TrimSpace(d.Description + " " + more), input: memory.SearchInput{}}
+	}
 	return []toolDef{
-		{ToolMemoryRead, "Read one memory or knowledge record of the run's memory by its path, with what protects it; or a staging entry of this run in full (e1, e2, …). Reads are upkeep: they are not counted as usage.", ReadInput{}, nil},
-		{ToolKnowledgeSearch, "Search the knowledge records (.yoi/knowledge/*.md): rules, facts, how-tos, terms, policies. Give query (search terms), kind alone to list that kind, or slug alone to read one record whole. Knowledge is not in the first message: search it before you add or change knowledge.", SearchInput{}, nil},
-		{ToolMemorySearch, "Search the memory: the summary, decisions (open/resolved/replaced) and requests. Give query (search terms), kind alone (summary, decision, request) to list that kind, or slug alone to read one record whole.", SearchInput{}, nil},
+		{ToolMemoryRead, "Read one memory or knowledge record of the run's memory by its path, with what protects it; or a staging entry of this run in full (e1, e2, …). Reads are upkeep: they are not counted as usage.", ReadInput{}, nil,
+			map[string]string{"path": "or a staging entry of this run: e1, e2, … or .yoi/memory/_staging/<id>.json"}},
+		search(ToolKnowledgeSearch, "Knowledge is not in the first message: search it before you add or change knowledge."),
+		search(ToolMemorySearch, ""),
 		{ToolMemoryWrite, "Write a whole memory or knowledge record, as one operation of the commit: add (a new path), update (an existing one), replace (a decision by target: status replaced, replaced_by), merge (path folded into target; content is target's new content), split (part of path moved into the new record target; rest is path's remaining content), trim or rewrite. The principles and the linter check it first: a refusal is a tool error that says what to fix, and nothing changes.", WriteInput{},
-			map[string][]string{"operation": operationsOfWrite, "categories": cats}},
+			map[string][]string{"operation": operationsOfWrite, "categories": cats}, map[string]string{"path": "the record changed"}},
 		{ToolMemoryEdit, "Replace text that occurs exactly once in a record, as an update, trim or rewrite of it. Checked like memory_write.", EditInput{},
-			map[string][]string{"operation": {"update", "trim", "rewrite"}, "categories": cats}},
+			map[string][]string{"operation": {"update", "trim", "rewrite"}, "categories": cats}, map[string]string{"path": "the record changed"}},
 		{ToolMemoryDelete, "Drop a request or knowledge record (a tidy-up: give categories and a reason). Decisions are replaced, never deleted; the summary is never deleted; a protected record, or one whose usage is unknown, is never dropped.", DeleteInput{},
-			map[string][]string{"categories": cats}},
-		{ToolReport, "End the run: a short summary of what you changed and why. Call it once, when you are done; calls after it are not run.", ReportInput{}, nil},
+			map[string][]string{"categories": cats}, map[string]string{"path": "the request or knowledge record dropped (decisions are replaced, never deleted; the summary is rewritten, never deleted)"}},
+		{ToolReport, "End the run: a short summary of what you changed and why. Call it once, when you are done; calls after it are not run.", ReportInput{}, nil, nil},
 	}
 }
 
@@ -135,6 +142,13 @@ func inputSchema(d toolDef) (json.RawMessage, error) {
 		if p.Items != nil {
 			p.Type, p.Types = "array", nil
 		}
+	}
+	for field, note := range d.notes {
+		p := s.Properties[field]
+		if p == nil {
+			return nil, fmt.Errorf("no field %q for its note", field)
+		}
+		p.Description += "; " + note
 	}
 	for field, values := range d.enums {
 		p := s.Properties[field]

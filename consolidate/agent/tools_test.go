@@ -2,8 +2,13 @@ package agent
 
 import (
 	"encoding/json"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/yoimem/git-yoimem/llm"
+	"github.com/yoimem/git-yoimem/memory"
 )
 
 // TestToolsGolden: the tools offered to the model, their descriptions and
@@ -49,6 +54,71 @@ func TestSystemPromptStatesPrinciples(t *testing.T) {
 	} {
 		if !strings.Contains(SystemPrompt, want) {
 			t.Errorf("the system prompt does not say %q", want)
+		}
+	}
+}
+
+// TestToolsShareMemoryDefs: the tools the MCP server serves too have one
+// definition (memory.ToolDefs): the same names; the searches take
+// memory.SearchInput and are offered with its schema as it is and its
+// description first; every record tool takes memory.PathInput's path,
+// which the agent's inputs extend.
+func TestToolsShareMemoryDefs(t *testing.T) {
+	tools, err := Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]llm.Tool{}
+	for _, tool := range tools {
+		byName[tool.Name] = tool
+	}
+	decode := func(v any) map[string]any {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	read, _ := memory.ToolDefOf(memory.ToolMemoryRead)
+	readSchema, err := read.InputSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pathDesc := readSchema.Properties["path"].Description
+	for _, d := range memory.ToolDefs() {
+		tool, ok := byName[d.Name]
+		if !ok {
+			t.Errorf("the agent does not offer %s", d.Name)
+			continue
+		}
+		var got map[string]any
+		if err := json.Unmarshal(tool.InputSchema, &got); err != nil {
+			t.Fatal(err)
+		}
+		want, err := d.InputSchema()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch d.Name {
+		case memory.ToolKnowledgeSearch, memory.ToolMemorySearch:
+			if !reflect.DeepEqual(got, decode(want)) {
+				t.Errorf("%s: the agent's schema\n%s\nis not memory's\n%s", d.Name, tool.InputSchema, decode(want))
+			}
+			if !strings.HasPrefix(tool.Description, d.Description) {
+				t.Errorf("%s: the agent's description does not begin with memory's:\n%s\n%s", d.Name, tool.Description, d.Description)
+			}
+		default:
+			path, _ := got["properties"].(map[string]any)["path"].(map[string]any)
+			if desc, _ := path["description"].(string); !strings.HasPrefix(desc, pathDesc) {
+				t.Errorf("%s: path %q does not extend memory.PathInput's %q", d.Name, desc, pathDesc)
+			}
+			if req, _ := got["required"].([]any); !slices.Contains(req, any("path")) {
+				t.Errorf("%s: path is not required: %v", d.Name, req)
+			}
 		}
 	}
 }

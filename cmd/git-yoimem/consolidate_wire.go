@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/consolidate"
+	"github.com/yoimem/git-yoimem/consolidate/agent"
+	"github.com/yoimem/git-yoimem/consolidate/rules"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/metrics"
+	"github.com/yoimem/git-yoimem/workspace"
+)
+
+// A consolidation run as the command line wires it from the workspace:
+// the memory branch, the staging, the locks, usage, the linter's options
+// and the engine. `consolidate` and extract's trigger share it.
+
+// Engine names (--engine, Yoimem-Engine).
+const (
+	engineRules = "rules"
+	engineLLM   = "llm"
+)
+
+// engineChoice is the engine a run uses and, for llm, the --model flag.
+type engineChoice struct {
+	name  string // engineRules or engineLLM
+	model string // --model: overrides yoimem.consolidate.model
+}
+
+// chooseEngine: --engine when given, else llm when a model is set (by
+// --model or yoimem.consolidate.model), else rules. --engine llm without
+// a model and --model with the rules engine are usage errors.
+func chooseEngine(w *workspace.Workspace, flag, model string) (engineChoice, error) {
+	configured := w.Model(config.KeyConsolidateModel, model)
+	switch flag {
+	case "":
+		if configured != "" {
+			return engineChoice{engineLLM, model}, nil
+		}
+		return engineChoice{engineRules, ""}, nil
+	case engineRules:
+		if model != "" {
+			return engineChoice{}, usageErrorHint("leave --model out, or use --engine llm", "--model %s is for the llm engine; the rules engine uses no model", quote.Value(model))
+		}
+		return engineChoice{engineRules, ""}, nil
+	case engineLLM:
+		if configured == "" {
+			return engineChoice{}, usageErrorHint("set one: git config "+config.KeyConsolidateModel+" anthropic:claude-sonnet-4-5 (or openai:MODEL, replay:FILE), or pass --model; or use --engine rules",
+				"--engine llm needs a model, and %s is not set", config.KeyConsolidateModel)
+		}
+		return engineChoice{engineLLM, model}, nil
+	}
+	return engineChoice{}, usageError("--engine %s: want llm or rules", quote.Value(flag))
+}
+
+// openEngine opens the engine chosen; progress is told of the agent's
+// turns and tool calls.
+func openEngine(w *workspace.Workspace, c engineChoice, p *progress) (consolidate.Engine, error) {
+	if c.name == engineRules {
+		return rules.Engine{}, nil
+	}
+	if m := w.Model(config.KeyConsolidateModel, c.model); strings.HasPrefix(m, "command:") {
+		source := config.KeyConsolidateModel
+		if c.model != "" {
+			source = "--model"
+		}
+		return nil, cannotRun(fmt.Errorf("%s %s: a command: model cannot run the consolidation agent, which calls tools", source, quote.Value(m)),
+			"use an anthropic:, openai: or replay: model, or --engine rules")
+	}
+	provider, label, err := w.OpenModelFor(config.KeyConsolidateModel, c.model)
+	if err != nil {
+		return nil, cannotRun(err)
+	}
+	cfg := w.Config
+	return agent.Engine{
+		Provider:  provider,
+		ModelName: label,
+		MaxTurns:  int(cfg.Int(config.KeyConsolidateMaxTurns)),
+		Brief:     agent.BriefOptions{BudgetChars: int(cfg.Int(config.KeyConsolidateBudgetChars))},
+		Search: memory.Options{
+			MaxResults:   int(cfg.Int(config.KeySearchMaxResults)),
+			ExcerptLines: int(cfg.Int(config.KeySearchExcerptLines)),
+		},
+		Progress: p.agentEvent,
+	}, nil
+}
+
+// memoryBranch is the workspace's memory branch (yoimem.branch) on its
+// base branch (yoimem.baseBranch, else the default branch).
+func memoryBranch(ctx context.Context, w *workspace.Workspace) (*gitstore.MemoryBranch, error) {
+	prefix, err := yoiPrefix(w)
+	if err != nil {
+		return nil, err
+	}
+	base, err := gitstore.ResolveBase(ctx, w.Repo, w.Config.String(config.KeyBaseBranch))
+	if errors.Is(err, gitstore.ErrNoBase) {
+		return nil, cannotRun(err, "commit on the default branch first, or set yoimem.baseBranch to the branch the memory belongs to")
+	} else if err != nil {
+		return nil, cannotRun(err)
+	}
+	objs, err := gitstore.OpenObjects(w.Repo)
+	if err != nil {
+		return nil, cannotRun(err)
+	}
+	return &gitstore.MemoryBranch{Repo: w.Repo, Objects: objs, Branch: w.Config.String(config.KeyBranch), Base: base, Prefix: prefix}, nil
+}
+
+// newRunner wires a consolidation run of the workspace with engine e.
+func newRunner(env Env, w *workspace.Workspace, branch *gitstore.MemoryBranch, e consolidate.Engine, p *progress) *consolidate.Runner {
+	cfg := w.Config
+	local := w.Metrics()
+	usage := func() (metrics.Data, error) {
+		d, err := local.Read()
+		if err != nil {
+			return metrics.Data{}, err
+		}
+		committed, err := metrics.ReadRunFiles(w.YoiDir())
+		return d.Add(committed), err
+	}
+	return &consolidate.Runner{
+		Branch:     branch,
+		StagingDir: w.StagingDir(),
+		Root:       w.Root,
+		Locked:     cfg.List(config.KeyConsolidateLocked),
+		MaxRead:    cfg.Int(config.KeyLintMaxFileBytes),
+		Lint:       w.WithImportance(w.LintOptions()),
+		Usage:      consolidate.JudgeUsage(usage, workspace.MetricsParams(cfg)),
+		Metrics:    consolidate.LocalMetrics{Local: local},
+		Engine:     e,
+		Now:        env.Now,
+		Hooks:      consolidate.Hooks{Stage: p.stage},
+	}
+}
+
+// consolidateMemoryLimit is the soft memory limit of a consolidation
+// (Go's GOMEMLIMIT). Measured on the 10,000-record corpus of bench/ with
+// 100 staged entries (rules engine): the live heap peaks near 70 MiB, and
+// under main's GOGC=200 the heap grows to three times that: peak RSS
+// 235 MiB, 1.08 s. With this limit: 122 MiB, 1.19 s; with 88 MiB: 100 MiB
+// but 1.38 s, the collector working near the live heap. A larger memory
+// (live heap over the limit) has the collector run more often, at most
+// half the CPU.
+const consolidateMemoryLimit = 112 << 20
+
+// limitMemory sets the soft memory limit of a consolidation, unless the
+// environment sets GOMEMLIMIT, which is the user's choice.
+func limitMemory(env Env) {
+	if env.Getenv != nil && env.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(consolidateMemoryLimit)
+}
+
+// thresholds are the staging count and bytes at which a run is due.
+func thresholds(w *workspace.Workspace) (files int, bytes int64) {
+	return int(w.Config.Int(config.KeyConsolidateStagingFiles)), w.Config.Int(config.KeyConsolidateStagingBytes)
+}
+
+// consolidateError gives a run's error its exit code and what to do.
+func consolidateError(w *workspace.Workspace, err error) error {
+	var busy *consolidate.BusyError
+	var lintErr *consolidate.LintError
+	var refusal *consolidate.Refusal
+	var model *workspace.ModelError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &busy):
+		hint := "it ends on its own; the entries staged meanwhile wait for the next run"
+		if busy.OtherHost {
+			hint = "if that run is gone, remove " + busy.Path
+		}
+		return &exitError{code: exitLocked, err: err, hints: []string{hint}}
+	case errors.Is(err, consolidate.ErrBusy), errors.Is(err, gitstore.ErrLocked):
+		return &exitError{code: exitLocked, err: err, hints: []string{"another git-yoimem process is at work; try again when it is done"}}
+	case errors.As(err, &lintErr):
+		return &exitError{code: exitFindings, err: err, hints: []string{"fix the records it names and commit the fix (a run reads the committed memory, not the working tree; 'git yoimem lint' checks it), then run again; the staging entries are kept"}}
+	case errors.As(err, &refusal):
+		return &exitError{code: exitFindings, err: err, hints: []string{"nothing was committed and the staging entries are kept; compress or split the record (or raise its cap), then run again"}}
+	case errors.Is(err, agent.ErrNoReport):
+		return cannotRun(err, fmt.Sprintf("nothing was committed and the staging entries are kept; raise %s, or consolidate with --engine rules", agent.SettingMaxTurns))
+	case errors.As(err, &model):
+		return cannotRun(err, "check the model string; 'git yoimem config "+config.KeyConsolidateModel+"' shows it")
+	case errors.Is(err, gitstore.ErrNoYoi):
+		return noYoi(w, err)
+	}
+	return cannotRun(err, "nothing was committed unless it says so; the staging entries are kept for the next run")
+}
