@@ -23,3 +23,7 @@ bench_pack
 
 printf 'corpus: %s records, %s bytes\n' "$BENCH_RECORDS" "$BENCH_BYTES"
 gitbench consolidate -repo "$BENCH_REPO" -runs "$BENCH_RUNS" -entries "$BENCH_ENTRIES" -engine "$BENCH_ENGINE"
+if [[ $BENCH_ENGINE == rules ]]; then
+	# The command itself, as users run it.
+	gitbench consolidate-cli -repo "$BENCH_REPO" -runs "$BENCH_RUNS" -entries "$BENCH_ENTRIES" -bin "$BENCH_BIN/git-yoimem"
+fi

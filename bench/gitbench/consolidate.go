@@ -125,3 +125,54 @@ func stage(dir string, n int, slugs []string) error {
 	}
 	return nil
 }
+
+// consolidateCLI times the command users run, `git-yoimem consolidate`
+// (bin), over the same staged entries: the library's run plus what the
+// command adds (its start, configuration, usage, printing, its memory
+// limit).
+func consolidateCLI(repo string, runs, entries int, engine, bin string) error {
+	if engine != "rules" {
+		return fmt.Errorf("the command runs the rules or llm engine; -engine %s is the library's", engine)
+	}
+	decisions, err := records(repo, 1<<30)
+	if err != nil && !strings.Contains(err.Error(), "fewer than") {
+		return err
+	}
+	var slugs []string
+	for _, p := range decisions {
+		if strings.HasPrefix(p, record.DecisionsDir+"/") {
+			slugs = append(slugs, strings.TrimSuffix(strings.TrimPrefix(p, record.DecisionsDir+"/"), ".md"))
+		}
+	}
+	staging := filepath.Join(repo, ".yoi", "memory", "_staging")
+	var times, cpus []time.Duration
+	var rss int64
+	for i := -1; i < runs; i++ {
+		_, _ = git(repo, nil, nil, "update-ref", "-d", "refs/heads/"+benchBranch)
+		_, _ = git(repo, nil, nil, "update-ref", "-d", "refs/notes/yoimem")
+		if err := stage(staging, entries, slugs); err != nil {
+			return err
+		}
+		cmd := exec.Command(bin, "-c", "yoimem.branch="+benchBranch, "consolidate", "--engine", "rules", "--max-runs", "1")
+		cmd.Dir = repo
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		start := time.Now()
+		err := cmd.Run()
+		took := time.Since(start)
+		if err != nil {
+			return fmt.Errorf("%s consolidate: %v: %s", bin, err, errb.String())
+		}
+		if i < 0 {
+			continue
+		}
+		times = append(times, took)
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			cpus = append(cpus, time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
+			rss = max(rss, ru.Maxrss)
+		}
+	}
+	fmt.Printf("git-yoimem consolidate (rules engine, %d entries): median %s (goal < 1 s), CPU time median %s, peak RSS the largest of %d: %.1f MiB (goal < 100 MiB)\n",
+		entries, ms(median(times)), ms(median(cpus)), runs, float64(rss)/1024)
+	return nil
+}

@@ -10,6 +10,7 @@
 //	    index: read-tree, hash-object, update-index, write-tree,
 //	    commit-tree, update-ref)
 //	gitbench consolidate -repo DIR [-runs N] [-entries 100] [-engine rules]
+//	gitbench consolidate-cli -repo DIR -bin PATH [-runs N] [-entries 100]
 //	    one consolidation run over ENTRIES staged entries, each in a new
 //	    process (gitbench consolidate-run) with the rules engine or fold
 //	    (the plumbing alone): its wall time, steps and peak memory
@@ -36,6 +37,7 @@ func main() {
 	files := fs.Int("files", 10, "records per change set (memcommit)")
 	entries := fs.Int("entries", 100, "staged entries per run (consolidate)")
 	engine := fs.String("engine", "rules", "rules or fold (consolidate)")
+	bin := fs.String("bin", "git-yoimem", "the git-yoimem binary (consolidate-cli)")
 	_ = fs.Parse(os.Args[2:])
 	if *repo == "" || *runs < 1 {
 		fmt.Fprintln(os.Stderr, "gitbench: -repo is required and -runs must be at least 1")
@@ -48,6 +50,13 @@ func main() {
 		if err == nil && pprof.StartCPUProfile(f) == nil {
 			defer pprof.StopCPUProfile()
 		}
+	}
+	if os.Args[1] == "consolidate-cli" {
+		if err := consolidateCLI(*repo, *runs, *entries, *engine, *bin); err != nil {
+			fmt.Fprintln(os.Stderr, "gitbench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := runBench(os.Args[1], *repo, *runs, *files, *entries, *engine); err != nil {
 		fmt.Fprintln(os.Stderr, "gitbench:", err)

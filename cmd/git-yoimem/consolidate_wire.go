@@ -140,18 +140,25 @@ func newRunner(env Env, w *workspace.Workspace, branch *gitstore.MemoryBranch, e
 }
 
 // consolidateMemoryLimit is the soft memory limit of a consolidation
-// (Go's GOMEMLIMIT). Measured on the 10,000-record corpus of bench/ with
-// 100 staged entries (rules engine): the live heap peaks near 70 MiB, and
-// under main's GOGC=200 the heap grows to three times that: peak RSS
-// 235 MiB, 1.08 s. With this limit: 122 MiB, 1.19 s; with 88 MiB: 100 MiB
-// but 1.38 s, the collector working near the live heap. A larger memory
-// (live heap over the limit) has the collector run more often, at most
-// half the CPU.
-const consolidateMemoryLimit = 112 << 20
+// (Go's GOMEMLIMIT), a backstop over consolidateGCPercent. Measured with
+// bench/consolidate.sh (10,000 records, 100 staged entries, rules engine):
+// main's GOGC=200 lets the heap grow to three times the live heap (peak
+// RSS 115 MiB with a 112 MiB limit, 724 ms); GOGC=100 keeps it at 86 MiB
+// and is no slower (656 ms): a run allocates in bursts the collector
+// keeps up with. A larger memory (live heap over the limit) has the
+// collector run more often, at most half the CPU.
+const consolidateMemoryLimit = 96 << 20
 
-// limitMemory sets the soft memory limit of a consolidation, unless the
-// environment sets GOMEMLIMIT, which is the user's choice.
+// consolidateGCPercent is the GOGC of a consolidation (see above).
+const consolidateGCPercent = 100
+
+// limitMemory sets a consolidation's garbage collection target and soft
+// memory limit, unless the environment sets GOGC or GOMEMLIMIT, which are
+// the user's choice.
 func limitMemory(env Env) {
+	if env.Getenv == nil || env.Getenv("GOGC") == "" {
+		debug.SetGCPercent(consolidateGCPercent)
+	}
 	if env.Getenv != nil && env.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
