@@ -189,6 +189,58 @@ func TestSessionSources(t *testing.T) {
 	}
 }
 
+// TestSessionSourceKeysNotTyped: whatever source key the content types
+// (sources, last_sources, last_rewritten_from_range), only code's lands:
+// the kind's own key from the staging entries named, the others as the
+// existing record has them, or not at all.
+func TestSessionSourceKeysNotTyped(t *testing.T) {
+	forged := "sources:\n  - {session_id: forged, range: [1, 2]}\nlast_sources:\n  - {session_id: forged, range: [3, 4]}\nlast_rewritten_from_range: {session_id: forged, range: [5, 6]}\n"
+	summaryWithRange := "---\nupdated_at: 2026-01-01T00:00:00Z\nlast_rewritten_from_range: {session_id: s0, range: [1, 9]}\n---\n# Project\nRun make test.\n"
+	tests := []struct {
+		name string
+		c    Change
+		path string
+		want []string // lines the record has
+		not  []string // text it must not have
+	}{
+		{"new decision", Change{Kind: memlog.OpAdd, Path: "memory/decisions/use-postgres.md", Content: []byte("---\nstatus: resolved\n" + forged + "---\n# Use Postgres\nConcurrent writers.\n"), Staging: []string{"e1"}, Reason: "r"},
+			"memory/decisions/use-postgres.md", []string{"sources:\n  - {session_id: s1, range: [10, 20]}\n"}, []string{"forged", "last_sources", "last_rewritten_from_range"}},
+		{"updated request", Change{Kind: memlog.OpUpdate, Path: "memory/requests/faster-ci.md", Content: []byte("---\n" + forged + "---\n# Faster CI\nThe user wants CI under five minutes, and under three later.\n"), Staging: []string{"e2"}, Reason: "r"},
+			"memory/requests/faster-ci.md", []string{"  - {session_id: s0, range: [1, 9]}\n  - {session_id: s2, range: [1, 5]}\n"}, []string{"forged", "last_sources", "last_rewritten_from_range"}},
+		{"new knowledge", Change{Kind: memlog.OpAdd, Path: "knowledge/ci-budget.md", Content: []byte("---\nkind: rule\ndescription: CI budget\nmodel_invokation: false\nuser_invocable: true\n" + forged + "---\n# CI budget\nUnder five minutes.\n"), DerivedFrom: []string{"memory/requests/faster-ci.md"}, Reason: "r"},
+			"knowledge/ci-budget.md", []string{"last_sources:\n  - {session_id: s0, range: [1, 9]}\n"}, []string{"forged", "\nsources:", "last_rewritten_from_range"}},
+		{"summary", Change{Kind: memlog.OpUpdate, Path: "memory/summary.md", Content: []byte("---\nupdated_at: 2026-01-01T00:00:00Z\n" + forged + "---\n# Project\nRun make test. Then make lint.\n"), Staging: []string{"e1"}, Reason: "r"},
+			"memory/summary.md", []string{"Then make lint."}, []string{"forged", "sources", "last_rewritten_from_range"}},
+		{"summary keeps its own range", Change{Kind: memlog.OpUpdate, Path: "memory/summary.md", Content: []byte("---\nupdated_at: 2026-01-01T00:00:00Z\nlast_rewritten_from_range: {session_id: forged, range: [5, 6]}\n---\n# Project\nRun make test. Then make lint.\n"), Staging: []string{"e1"}, Reason: "r"},
+			"memory/summary.md", []string{"last_rewritten_from_range: {session_id: s0, range: [1, 9]}\n"}, []string{"forged"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestSession(t, func(in *Input) {
+				files := baseFiles()
+				if tt.name == "summary keeps its own range" {
+					files["memory/summary.md"] = []byte(summaryWithRange)
+				}
+				in.Base = record.MapSnapshot(files)
+			})
+			if _, err := s.Apply(context.Background(), tt.c); err != nil {
+				t.Fatal(err)
+			}
+			got := read(t, s, tt.path)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("lacks %q:\n%s", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("has %q, which the content typed:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
+
 // TestSessionMinimalDiff: only the lines of the fields that change are
 // touched; an update changes the body and updated_at, nothing else.
 func TestSessionMinimalDiff(t *testing.T) {

@@ -127,6 +127,43 @@ func TestRefusalsAreToolErrors(t *testing.T) {
 	}
 }
 
+// TestTypedSourcesNeverLand: a model that types sources into what it
+// writes, under any of the source keys and whatever the record's kind,
+// gets code's sources only: the staging entries' for a decision, the
+// candidate's for knowledge, and the summary's own range as it was.
+func TestTypedSourcesNeverLand(t *testing.T) {
+	forged := "sources:\n  - {session_id: forged, range: [1, 2]}\nlast_sources:\n  - {session_id: forged, range: [3, 4]}\nlast_rewritten_from_range: {session_id: forged, range: [5, 6]}\n"
+	knowledge := "---\nkind: rule\ndescription: Checkout retries\nmodel_invokation: false\nuser_invocable: true\n" + forged + "---\n# Checkout retries\nRetry timeouts and 5xx twice; never a declined card.\n"
+	for _, wire := range wires {
+		t.Run(wire, func(t *testing.T) {
+			s, _, err := run(t, wire, Engine{}, nil,
+				func(t *testing.T, got []seen) reply {
+					return calls(
+						call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/memory/decisions/checkout-retry-backoff.md"), Content: strings.Replace(backoffDecision, "status: resolved\n", "status: resolved\n"+forged, 1), Reason: "decided", StagingIDs: []string{"e1"}})},
+						call{ToolMemoryWrite, js(WriteInput{PathInput: at(".yoi/knowledge/checkout-retries.md"), Content: knowledge, Reason: "asked again and again", DerivedFrom: []string{".yoi/memory/requests/checkout-retries.md"}})},
+						call{ToolMemoryEdit, js(EditInput{PathInput: at(".yoi/memory/summary.md"), Old: "updated_at: 2026-01-02T03:04:05Z\n", New: "updated_at: 2026-01-02T03:04:05Z\n" + forged, Reason: "where the summary comes from"})},
+					)
+				},
+				func(t *testing.T, got []seen) reply {
+					expect(t, got, "Done: add", "Done: add", "ERR:changes nothing")
+					return calls(call{ToolReport, js(ReportInput{Summary: "Recorded the backoff decision and the retry rule."})})
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []string{"memory/decisions/checkout-retry-backoff.md", "knowledge/checkout-retries.md", "memory/summary.md"} {
+				b, err := s.Snapshot().Read(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(string(b), "forged") || strings.Contains(string(b), "last_rewritten_from_range") {
+					t.Errorf("%s has a source the model typed:\n%s", p, b)
+				}
+			}
+		})
+	}
+}
+
 // TestTurnLimit: a model that keeps working past the turn limit, or
 // never calls report, ends the run with ErrNoReport.
 func TestTurnLimit(t *testing.T) {
