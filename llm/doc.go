@@ -139,7 +139,8 @@
 //	  {"match": "substring of the rendered request",
 //	   "text": "reply text",
 //	   "json": {"structured": "reply"},
-//	   "tool_calls": [{"id": "call_1", "name": "memory_read", "input": {"slug": "x"}}],
+//	   "tool_calls": [{"id": "call_1", "name": "memory_read", "input": {"slug": "x"}},
+//	                  {"id": "call_2", "name": "recall", "input_text": "{\"q\": "}],
 //	   "usage": {"input_tokens": 10, "output_tokens": 5},
 //	   "stop_reason": "end_turn", "model": "recorded-model",
 //	   "error": "rate_limited"}
@@ -150,9 +151,32 @@
 // command provider writes to stdin: system, messages, schema instruction).
 // "error" makes the call fail with that kind: rate_limited, server,
 // timeout, refusal, context_length, invalid_output, empty, auth,
-// bad_request, connection. "json" (or, without tools, a JSON object in
-// "text") is validated against the request's schema like any structured
-// reply, so a repair attempt consumes the next matching entry. When no
-// entry is left the call fails with ErrExhausted naming the file. The
-// provider is safe for concurrent use.
+// bad_request, connection; the entry's text, tool calls, usage, stop
+// reason and model come with the error. "json" (or, without tools, a JSON
+// object in "text") is validated against the request's schema like any
+// structured reply, so a repair attempt consumes the next matching entry.
+// A tool call's "input" and "json" are read compact (as the bridge
+// carries them); "input_text" is an input's exact bytes (not compact, or
+// not JSON). Without "model" the reply's model is "replay". When no entry
+// matches the call fails with ErrExhausted naming the file and the match
+// the first unused entry wants. The provider is safe for concurrent use.
+//
+// # Recordings
+//
+// A Recorder (NewRecorder) wraps a provider, forwards every call and keeps
+// it; ReplayFile writes the calls as a replay file and Transcript renders
+// them for a reader. Each entry's match is chosen by matchFor (see there):
+// the tool call the request answers ("Tool result (toolu_01):\n", or
+// "Tool error" for a failed one), or the start of the user text before
+// its first digit, anchored on the end of the reply it follows, so that a
+// recording still replays when tool outputs, prompts or run IDs change,
+// and a conversation that takes another turn fails with ErrExhausted
+// instead of getting an answer meant for another request. ReplayFile
+// replays the file it wrote over the recorded requests before returning
+// it, and refuses, naming the call, what a replay would not give back:
+// the kinds no_key, command, exhausted, too_large and canceled, errors
+// that are not *Error, empty replies. Calls the replay provider refuses by
+// itself (bad requests, requests over the default size limit) are left
+// out. A recording has no size limit of its own: it keeps what the calls
+// held, within the wrapped provider's limits.
 package llm
