@@ -140,9 +140,9 @@ func TestMatchGlob(t *testing.T) {
 func TestNormalize(t *testing.T) {
 	for in, want := range map[string]string{
 		"- **Embedded**,\r\n  no _server_ to run": "embedded, no server to run",
-		"1. `p99` of 40 ms":                        "p99 of 40 ms",
-		"## Why\n> quoted  text":                   "why quoted text",
-		"日本語の  記録\n本文":                           "日本語の 記録 本文",
+		"1. `p99` of 40 ms":                       "p99 of 40 ms",
+		"## Why\n> quoted  text":                  "why quoted text",
+		"日本語の  記録\n本文":                            "日本語の 記録 本文",
 	} {
 		if got := normalize(in); got != want {
 			t.Errorf("normalize(%q) = %q, want %q", in, got, want)
