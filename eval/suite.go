@@ -85,3 +85,12 @@ func WriteTranscript(dir string, ran *Ran) error {
 	}
 	return nil
 }
+
+// WriteScoreFile writes f to path, atomically.
+func WriteScoreFile(path string, f *ScoreFile) error {
+	b, err := f.Marshal()
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, b, 0o644)
+}
