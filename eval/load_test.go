@@ -38,7 +38,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sc.Name != "job-store-decision" || len(sc.Expect) != 7 || len(sc.Staging) != 1 || sc.Replay != "" {
+	if sc.Name != "job-store-decision" || len(sc.Expect) != 7 || len(sc.Staging) != 1 || !strings.HasSuffix(sc.Replay, ReplayFile) {
 		t.Fatalf("loaded %+v", sc)
 	}
 	if sc.Now.Format("2006-01-02T15:04:05Z") != "2026-03-10T09:00:00Z" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/yoimem/git-yoimem/consolidate/setup"
+	"github.com/yoimem/git-yoimem/llm"
 )
 
 // TestRunRules runs the fixture with the rules engine end to end: the
@@ -56,6 +57,48 @@ func TestRunKeep(t *testing.T) {
 	}
 }
 
+// TestRunRecorded: the llm engine replays the scenario's recorded
+// answers through a recorder: the expectations pass, the tokens and
+// turns are counted, and the recorder's replay file and transcript are
+// kept; the replay file written gives the same run again.
+func TestRunRecorded(t *testing.T) {
+	sc, err := Load(copyDir(t, fixture, "job-store-decision"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Engine: setup.EngineLLM, TempDir: t.TempDir(), Environ: os.Environ(),
+		NewRecorder: func(p llm.Provider) Recorder { return llm.NewRecorder(p) }}
+	ran, err := Run(context.Background(), sc, o)
+	if err != nil || ran.Err != nil {
+		t.Fatalf("run: %v, %v", err, ran.Err)
+	}
+	for _, oc := range Check(sc, ran.Result) {
+		if !oc.Passed {
+			t.Errorf("%s: %s", oc.Name, oc.Reason)
+		}
+	}
+	if ran.Usage.InputTokens != 6400 || ran.Usage.OutputTokens != 160 || ran.Turns != 2 {
+		t.Errorf("usage %+v, turns %d", ran.Usage, ran.Turns)
+	}
+	if !strings.Contains(ran.Transcript, "Consolidation run") || len(ran.Replay) == 0 {
+		t.Fatalf("transcript %q, replay %d bytes", ran.Transcript, len(ran.Replay))
+	}
+	if err := WriteReplay(ran); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Run(context.Background(), sc, Options{Engine: setup.EngineLLM, TempDir: t.TempDir(), Environ: os.Environ()})
+	if err != nil || again.Err != nil || !again.Result.Committed {
+		t.Fatalf("replaying the recorded file: %v, %v", err, again.Err)
+	}
+	dir := t.TempDir()
+	if err := WriteTranscript(dir, ran); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(dir + "/job-store-decision.txt"); string(b) != ran.Transcript {
+		t.Errorf("transcript file: %q", b)
+	}
+}
+
 // TestRunNotRecorded: the llm engine without a model and without a
 // replay file does not run.
 func TestRunNotRecorded(t *testing.T) {
@@ -63,6 +106,7 @@ func TestRunNotRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sc.Replay = ""
 	ran, err := Run(context.Background(), sc, Options{Engine: setup.EngineLLM, TempDir: t.TempDir()})
 	if err != nil || !ran.NotRecorded {
 		t.Fatalf("ran %+v, %v", ran, err)
