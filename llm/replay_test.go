@@ -180,3 +180,55 @@ func TestBadRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayExactFields: what a recording needs the replay file to say
+// exactly: an input that is not compact JSON (input_text), an empty model,
+// the tool calls and usage of a failed call, an indented input read compact.
+func TestReplayExactFields(t *testing.T) {
+	tests := []struct {
+		name    string
+		file    string
+		wantErr error
+		check   func(Response) bool
+	}{
+		{"input_text", `{"responses":[{"tool_calls":[{"id":"c1","name":"recall","input_text":"{\"query\": \"q\"}"}]}]}`, nil,
+			func(r Response) bool {
+				return len(r.ToolCalls) == 1 && string(r.ToolCalls[0].Input) == `{"query": "q"}`
+			}},
+		{"invalid input_text", `{"responses":[{"tool_calls":[{"id":"c1","name":"recall","input_text":"{\"query\":"}]}]}`, nil,
+			func(r Response) bool { return string(r.ToolCalls[0].Input) == `{"query":` }},
+		{"indented input", "{\"responses\":[{\"tool_calls\":[{\"id\":\"c1\",\"name\":\"recall\",\"input\":{\n  \"query\": \"q\"\n}}]}]}", nil,
+			func(r Response) bool { return string(r.ToolCalls[0].Input) == `{"query":"q"}` }},
+		{"empty model", `{"responses":[{"text":"x","model":""}]}`, nil,
+			func(r Response) bool { return r.Model == "" }},
+		{"no model", `{"responses":[{"text":"x"}]}`, nil,
+			func(r Response) bool { return r.Model == "replay" }},
+		{"failed with tool calls", `{"responses":[{"error":"invalid_output","text":"t","tool_calls":[{"id":"c1","name":"recall","input":{}}],"usage":{"input_tokens":3,"output_tokens":2}}]}`, ErrInvalidOutput,
+			func(r Response) bool { return r.Text == "t" && len(r.ToolCalls) == 1 && r.Usage == (Usage{3, 2}) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := userRequest("x")
+			req.Tools = []Tool{recallTool()}
+			resp, err := openReplay(t, tt.file).Call(quick(t), req)
+			if tt.wantErr != nil {
+				wantKind(t, err, tt.wantErr)
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(resp) {
+				t.Errorf("%+v", resp)
+			}
+		})
+	}
+}
+
+// TestReplayExhaustedNamesNext: a request no entry matches is told which
+// match the next unused entry waits for, so that drift is visible.
+func TestReplayExhaustedNamesNext(t *testing.T) {
+	p := openReplay(t, `{"responses":[{"match":"Tool result (w2):\n","text":"x"}]}`)
+	_, err := p.Call(quick(t), userRequest("Carry on"))
+	if e := wantKind(t, err, ErrExhausted); !strings.Contains(e.Message, `"Tool result (w2):\n"`) || !strings.Contains(e.Message, "response 1") {
+		t.Errorf("%v", err)
+	}
+}

@@ -71,6 +71,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newStatsCommand(env, g),
 		newExtractCommand(env, g),
 		newConsolidateCommand(env, g),
+		newEvalCommand(env, g),
 	}
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {

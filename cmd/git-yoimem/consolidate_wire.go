@@ -5,16 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strings"
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/consolidate"
 	"github.com/yoimem/git-yoimem/consolidate/agent"
-	"github.com/yoimem/git-yoimem/consolidate/rules"
+	"github.com/yoimem/git-yoimem/consolidate/setup"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
-	"github.com/yoimem/git-yoimem/memory"
-	"github.com/yoimem/git-yoimem/metrics"
 	"github.com/yoimem/git-yoimem/workspace"
 )
 
@@ -24,15 +21,12 @@ import (
 
 // Engine names (--engine, Yoimem-Engine).
 const (
-	engineRules = "rules"
-	engineLLM   = "llm"
+	engineRules = setup.EngineRules
+	engineLLM   = setup.EngineLLM
 )
 
 // engineChoice is the engine a run uses and, for llm, the --model flag.
-type engineChoice struct {
-	name  string // engineRules or engineLLM
-	model string // --model: overrides yoimem.consolidate.model
-}
+type engineChoice = setup.Engine
 
 // chooseEngine: --engine when given, else llm when a model is set (by
 // --model or yoimem.consolidate.model), else rules. --engine llm without
@@ -42,20 +36,20 @@ func chooseEngine(w *workspace.Workspace, flag, model string) (engineChoice, err
 	switch flag {
 	case "":
 		if configured != "" {
-			return engineChoice{engineLLM, model}, nil
+			return engineChoice{Name: engineLLM, Model: model}, nil
 		}
-		return engineChoice{engineRules, ""}, nil
+		return engineChoice{Name: engineRules}, nil
 	case engineRules:
 		if model != "" {
 			return engineChoice{}, usageErrorHint("leave --model out, or use --engine llm", "--model %s is for the llm engine; the rules engine uses no model", quote.Value(model))
 		}
-		return engineChoice{engineRules, ""}, nil
+		return engineChoice{Name: engineRules}, nil
 	case engineLLM:
 		if configured == "" {
 			return engineChoice{}, usageErrorHint("set one: git config "+config.KeyConsolidateModel+" anthropic:claude-sonnet-4-5 (or openai:MODEL, replay:FILE), or pass --model; or use --engine rules",
 				"--engine llm needs a model, and %s is not set", config.KeyConsolidateModel)
 		}
-		return engineChoice{engineLLM, model}, nil
+		return engineChoice{Name: engineLLM, Model: model}, nil
 	}
 	return engineChoice{}, usageError("--engine %s: want llm or rules", quote.Value(flag))
 }
@@ -63,80 +57,37 @@ func chooseEngine(w *workspace.Workspace, flag, model string) (engineChoice, err
 // openEngine opens the engine chosen; progress is told of the agent's
 // turns and tool calls.
 func openEngine(w *workspace.Workspace, c engineChoice, p *progress) (consolidate.Engine, error) {
-	if c.name == engineRules {
-		return rules.Engine{}, nil
-	}
-	if m := w.Model(config.KeyConsolidateModel, c.model); strings.HasPrefix(m, "command:") {
-		source := config.KeyConsolidateModel
-		if c.model != "" {
-			source = "--model"
-		}
-		return nil, cannotRun(fmt.Errorf("%s %s: a command: model cannot run the consolidation agent, which calls tools", source, quote.Value(m)),
-			"use an anthropic:, openai: or replay: model, or --engine rules")
-	}
-	provider, label, err := w.OpenModelFor(config.KeyConsolidateModel, c.model)
+	e, err := setup.OpenEngine(w, c, setup.EngineOptions{Progress: p.agentEvent})
 	if err != nil {
-		return nil, cannotRun(err)
+		return nil, engineError(err)
 	}
-	cfg := w.Config
-	return agent.Engine{
-		Provider:  provider,
-		ModelName: label,
-		MaxTurns:  int(cfg.Int(config.KeyConsolidateMaxTurns)),
-		Brief:     agent.BriefOptions{BudgetChars: int(cfg.Int(config.KeyConsolidateBudgetChars))},
-		Search: memory.Options{
-			MaxResults:   int(cfg.Int(config.KeySearchMaxResults)),
-			ExcerptLines: int(cfg.Int(config.KeySearchExcerptLines)),
-		},
-		Progress: p.agentEvent,
-	}, nil
+	return e, nil
+}
+
+// engineError gives an engine that cannot be opened what to do.
+func engineError(err error) error {
+	var cmdModel *setup.CommandModelError
+	if errors.As(err, &cmdModel) {
+		return cannotRun(err, "use an anthropic:, openai: or replay: model, or --engine rules")
+	}
+	return cannotRun(err)
 }
 
 // memoryBranch is the workspace's memory branch (yoimem.branch) on its
 // base branch (yoimem.baseBranch, else the default branch).
 func memoryBranch(ctx context.Context, w *workspace.Workspace) (*gitstore.MemoryBranch, error) {
-	prefix, err := yoiPrefix(w)
-	if err != nil {
-		return nil, err
-	}
-	base, err := gitstore.ResolveBase(ctx, w.Repo, w.Config.String(config.KeyBaseBranch))
+	b, err := setup.MemoryBranch(ctx, w)
 	if errors.Is(err, gitstore.ErrNoBase) {
 		return nil, cannotRun(err, "commit on the default branch first, or set yoimem.baseBranch to the branch the memory belongs to")
 	} else if err != nil {
 		return nil, cannotRun(err)
 	}
-	objs, err := gitstore.OpenObjects(w.Repo)
-	if err != nil {
-		return nil, cannotRun(err)
-	}
-	return &gitstore.MemoryBranch{Repo: w.Repo, Objects: objs, Branch: w.Config.String(config.KeyBranch), Base: base, Prefix: prefix}, nil
+	return b, nil
 }
 
 // newRunner wires a consolidation run of the workspace with engine e.
 func newRunner(env Env, w *workspace.Workspace, branch *gitstore.MemoryBranch, e consolidate.Engine, p *progress) *consolidate.Runner {
-	cfg := w.Config
-	local := w.Metrics()
-	usage := func() (metrics.Data, error) {
-		d, err := local.Read()
-		if err != nil {
-			return metrics.Data{}, err
-		}
-		committed, err := metrics.ReadRunFiles(w.YoiDir())
-		return d.Add(committed), err
-	}
-	return &consolidate.Runner{
-		Branch:     branch,
-		StagingDir: w.StagingDir(),
-		Root:       w.Root,
-		Locked:     cfg.List(config.KeyConsolidateLocked),
-		MaxRead:    cfg.Int(config.KeyLintMaxFileBytes),
-		Lint:       w.WithImportance(w.LintOptions()),
-		Usage:      consolidate.JudgeUsage(usage, workspace.MetricsParams(cfg)),
-		Metrics:    consolidate.LocalMetrics{Local: local},
-		Engine:     e,
-		Now:        env.Now,
-		Hooks:      consolidate.Hooks{Stage: p.stage},
-	}
+	return setup.NewRunner(w, branch, e, setup.RunnerOptions{Now: env.Now, Hooks: consolidate.Hooks{Stage: p.stage}})
 }
 
 // consolidateMemoryLimit is the soft memory limit of a consolidation
@@ -167,7 +118,7 @@ func limitMemory(env Env) {
 
 // thresholds are the staging count and bytes at which a run is due.
 func thresholds(w *workspace.Workspace) (files int, bytes int64) {
-	return int(w.Config.Int(config.KeyConsolidateStagingFiles)), w.Config.Int(config.KeyConsolidateStagingBytes)
+	return setup.Thresholds(w)
 }
 
 // consolidateError gives a run's error its exit code and what to do.

@@ -41,6 +41,8 @@ func forbidden() map[string][]string {
 		"consolidate/rules": {"gitstore/...", "workspace/...", "llm/...", "mcp/...", "hooks/...", "consolidate/agent"},
 		"consolidate/agent": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
 		"consolidate":       {"mcp/...", "hooks/...", "llm/apis"},
+		"consolidate/setup": {"mcp/...", "hooks/...", "llm/apis"},
+		"eval":              {"mcp/...", "hooks/...", "llm/apis"},
 		// helpers; the catalog caches memory's examinations of records
 		"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
 	}

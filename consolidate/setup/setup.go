@@ -1,0 +1,154 @@
+// Package setup wires a consolidation run from a workspace: the memory
+// branch, the engine and the consolidate.Runner, from the workspace's
+// settings. The command line (git yoimem consolidate, extract's trigger)
+// and the scorer (eval) run consolidation through it, so that what is
+// scored is what users run. It chooses no engine from flags, prints
+// nothing and maps no exit code: its errors are typed for the caller.
+package setup
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/consolidate"
+	"github.com/yoimem/git-yoimem/consolidate/agent"
+	"github.com/yoimem/git-yoimem/consolidate/rules"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/llm"
+	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/metrics"
+	"github.com/yoimem/git-yoimem/workspace"
+)
+
+// Engine names (--engine, Yoimem-Engine).
+const (
+	EngineRules = "rules"
+	EngineLLM   = "llm"
+)
+
+// Engine is the engine a run uses: Name is EngineRules or EngineLLM;
+// Model, for llm, overrides yoimem.consolidate.model.
+type Engine struct {
+	Name  string
+	Model string
+}
+
+// EngineOptions are the seams of an llm engine: Progress is told of the
+// agent's turns and tool calls; Wrap, if set, wraps the model opened
+// (a recorder of its calls).
+type EngineOptions struct {
+	Progress func(agent.Event)
+	Wrap     func(llm.Provider) llm.Provider
+}
+
+// CommandModelError is a command: model given to the llm engine, which
+// calls tools a command cannot: refused before the run.
+type CommandModelError struct {
+	Source string // --model or the setting that named it
+	Model  string
+}
+
+func (e *CommandModelError) Error() string {
+	return fmt.Sprintf("%s %s: a command: model cannot run the consolidation agent, which calls tools", e.Source, quote.Value(e.Model))
+}
+
+// OpenEngine opens engine c of workspace w. A model that cannot be
+// opened is a *workspace.ModelError; a command: model a
+// *CommandModelError.
+func OpenEngine(w *workspace.Workspace, c Engine, o EngineOptions) (consolidate.Engine, error) {
+	if c.Name == EngineRules {
+		return rules.Engine{}, nil
+	}
+	if m := w.Model(config.KeyConsolidateModel, c.Model); strings.HasPrefix(m, "command:") {
+		source := config.KeyConsolidateModel
+		if c.Model != "" {
+			source = "--model"
+		}
+		return nil, &CommandModelError{Source: source, Model: m}
+	}
+	provider, label, err := w.OpenModelFor(config.KeyConsolidateModel, c.Model)
+	if err != nil {
+		return nil, err
+	}
+	if o.Wrap != nil {
+		provider = o.Wrap(provider)
+	}
+	cfg := w.Config
+	return agent.Engine{
+		Provider:  provider,
+		ModelName: label,
+		MaxTurns:  int(cfg.Int(config.KeyConsolidateMaxTurns)),
+		Brief:     agent.BriefOptions{BudgetChars: int(cfg.Int(config.KeyConsolidateBudgetChars))},
+		Search: memory.Options{
+			MaxResults:   int(cfg.Int(config.KeySearchMaxResults)),
+			ExcerptLines: int(cfg.Int(config.KeySearchExcerptLines)),
+		},
+		Progress: o.Progress,
+	}, nil
+}
+
+// MemoryBranch is the workspace's memory branch (yoimem.branch) on its
+// base branch (yoimem.baseBranch, else the default branch). No base
+// branch is an error wrapping gitstore.ErrNoBase.
+func MemoryBranch(ctx context.Context, w *workspace.Workspace) (*gitstore.MemoryBranch, error) {
+	prefix, err := w.Prefix()
+	if err != nil {
+		return nil, err
+	}
+	base, err := gitstore.ResolveBase(ctx, w.Repo, w.Config.String(config.KeyBaseBranch))
+	if err != nil {
+		return nil, err
+	}
+	objs, err := gitstore.OpenObjects(w.Repo)
+	if err != nil {
+		return nil, err
+	}
+	return &gitstore.MemoryBranch{Repo: w.Repo, Objects: objs, Branch: w.Config.String(config.KeyBranch), Base: base, Prefix: prefix}, nil
+}
+
+// RunnerOptions are a run's seams: the clock, the run IDs (nil: UUIDv7s)
+// and the hooks.
+type RunnerOptions struct {
+	Now      func() time.Time
+	NewRunID func() (string, error)
+	Hooks    consolidate.Hooks
+}
+
+// NewRunner wires a consolidation run of workspace w on branch with
+// engine e: its staging, locks, lint options, usage (the local metrics
+// and the committed run files) and metrics.
+func NewRunner(w *workspace.Workspace, branch *gitstore.MemoryBranch, e consolidate.Engine, o RunnerOptions) *consolidate.Runner {
+	cfg := w.Config
+	local := w.Metrics()
+	usage := func() (metrics.Data, error) {
+		d, err := local.Read()
+		if err != nil {
+			return metrics.Data{}, err
+		}
+		committed, err := metrics.ReadRunFiles(w.YoiDir())
+		return d.Add(committed), err
+	}
+	return &consolidate.Runner{
+		Branch:     branch,
+		StagingDir: w.StagingDir(),
+		Root:       w.Root,
+		Locked:     cfg.List(config.KeyConsolidateLocked),
+		MaxRead:    cfg.Int(config.KeyLintMaxFileBytes),
+		Lint:       w.WithImportance(w.LintOptions()),
+		Usage:      consolidate.JudgeUsage(usage, workspace.MetricsParams(cfg)),
+		Metrics:    consolidate.LocalMetrics{Local: local},
+		Engine:     e,
+		Now:        o.Now,
+		NewRunID:   o.NewRunID,
+		Hooks:      o.Hooks,
+	}
+}
+
+// Thresholds are the staging count and bytes at which a run is due.
+func Thresholds(w *workspace.Workspace) (files int, bytes int64) {
+	return int(w.Config.Int(config.KeyConsolidateStagingFiles)), w.Config.Int(config.KeyConsolidateStagingBytes)
+}

@@ -1,0 +1,33 @@
+package eval
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Text is compared normalised: case folded, markdown emphasis, code
+// spans' backticks, bullets, numbered-list marks, block quotes and
+// headings' hashes dropped, runs of white space (newlines and CRLF
+// included) one space. A claim survives however a record formats it.
+
+var (
+	listMark = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)]|>|#{1,6})\s+`)
+	emphasis = strings.NewReplacer("**", "", "__", "", "*", "", "_", "", "`", "", "~~", "")
+)
+
+// normalize is s as text conditions compare it.
+func normalize(s string) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		for {
+			cut := listMark.ReplaceAllString(l, "")
+			if cut == l {
+				break
+			}
+			l = cut
+		}
+		lines[i] = l
+	}
+	s = emphasis.Replace(strings.Join(lines, "\n"))
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
