@@ -64,8 +64,12 @@ type Ran struct {
 	Usage       llm.Usage // the model's tokens (llm engine)
 	Turns       int
 	Kept        string // the repository's path, with Options.Keep
-	// Replay and Transcript are the recorder's, with NewRecorder.
+	// Replay and Transcript are the recorder's, with NewRecorder;
+	// ReplayErr says why the calls cannot be a replay file (a call
+	// failed in a way the file cannot hold, such as answers that ran
+	// out): the transcript is still there.
 	Replay     []byte
+	ReplayErr  error
 	Transcript string
 }
 
@@ -146,9 +150,7 @@ func consolidateOnce(ctx context.Context, ran *Ran, dir string, env []string, mo
 	ran.Elapsed = clock().Sub(start)
 	if rec != nil {
 		ran.Transcript = rec.Transcript()
-		if ran.Replay, err = rec.ReplayFile(); err != nil {
-			return fmt.Errorf("scenario %s: the recorded calls: %w", sc.Name, err)
-		}
+		ran.Replay, ran.ReplayErr = rec.ReplayFile()
 	}
 	if ctx.Err() != nil && runErr != nil && errors.Is(runErr, ctx.Err()) {
 		return runErr

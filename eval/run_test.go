@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,5 +112,39 @@ func TestRunNotRecorded(t *testing.T) {
 	ran, err := Run(context.Background(), sc, Options{Engine: setup.EngineLLM, TempDir: t.TempDir()})
 	if err != nil || !ran.NotRecorded {
 		t.Fatalf("ran %+v, %v", ran, err)
+	}
+}
+
+// TestRunTranscriptOfAnUnfinishedRecording: answers that run out (the
+// replay provider's exhausted error, which a replay file cannot hold)
+// still give the transcript, with the request left unanswered, and
+// only writing the replay file fails.
+func TestRunTranscriptOfAnUnfinishedRecording(t *testing.T) {
+	sc, err := Load(copyDir(t, fixture, "job-store-decision"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	if err := os.WriteFile(empty, []byte(`{"responses": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Engine: setup.EngineLLM, Model: "replay:" + empty, TempDir: t.TempDir(), Environ: os.Environ(),
+		NewRecorder: func(p llm.Provider) Recorder { return llm.NewRecorder(p) }}
+	before, _ := os.ReadFile(filepath.Join(sc.Dir, ReplayFile))
+	ran, err := Run(context.Background(), sc, o)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if ran.Err == nil {
+		t.Fatal("the run succeeded without answers")
+	}
+	if !strings.Contains(ran.Transcript, "Consolidation run") {
+		t.Errorf("transcript %q", ran.Transcript)
+	}
+	if err := WriteReplay(ran); err == nil || !strings.Contains(err.Error(), "exhausted") {
+		t.Errorf("WriteReplay: %v, want the exhausted call named", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(sc.Dir, ReplayFile)); !bytes.Equal(after, before) {
+		t.Errorf("the scenario's replay file changed:\n%s", after)
 	}
 }

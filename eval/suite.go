@@ -64,6 +64,9 @@ func RunAll(ctx context.Context, scs []*Scenario, o Options, parallel int, start
 // WriteReplay writes a recorded run's calls as the scenario's
 // llm.replay.json, atomically.
 func WriteReplay(ran *Ran) error {
+	if ran.ReplayErr != nil {
+		return fmt.Errorf("scenario %s: the recorded calls: %w", ran.Scenario.Name, ran.ReplayErr)
+	}
 	if ran.Replay == nil {
 		return fmt.Errorf("scenario %s: no calls were recorded", ran.Scenario.Name)
 	}

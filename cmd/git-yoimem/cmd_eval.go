@@ -235,16 +235,18 @@ func writeRecorded(env Env, opts evalOptions, runs []*eval.Ran) error {
 		if ran.NotRecorded {
 			continue
 		}
-		if opts.record {
-			if err := eval.WriteReplay(ran); err != nil {
-				return cannotRun(err)
-			}
-			fmt.Fprintf(env.Stderr, "eval: wrote %s\n", filepath.Join(ran.Scenario.Dir, eval.ReplayFile))
-		}
+		// The transcript first: it shows what went wrong when the
+		// calls cannot be a replay file.
 		if opts.transcripts != "" {
 			if err := eval.WriteTranscript(absPath(env, opts.transcripts), ran); err != nil {
 				return cannotRun(err)
 			}
+		}
+		if opts.record {
+			if err := eval.WriteReplay(ran); err != nil {
+				return cannotRun(err, "nothing was written for this scenario; --transcripts DIR shows the calls")
+			}
+			fmt.Fprintf(env.Stderr, "eval: wrote %s\n", filepath.Join(ran.Scenario.Dir, eval.ReplayFile))
 		}
 	}
 	return nil
