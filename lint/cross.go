@@ -265,8 +265,7 @@ func initials(s string) [36]uint8 {
 		} else {
 			s = ""
 		}
-		switch w {
-		case "", "a", "an", "the", "of", "for", "to", "and", "in", "on", "with", "by":
+		if w == "" || record.IsFillerWord(w) {
 			continue
 		}
 		switch b := w[0]; {
@@ -376,22 +375,11 @@ func wordKey(s string) string {
 	words := strings.Split(s, "-")
 	kept := words[:0]
 	for _, w := range words {
-		switch w {
-		case "a", "an", "the", "of", "for", "to", "and", "in", "on", "with", "by":
+		if record.IsFillerWord(w) {
 			continue
 		}
-		kept = append(kept, singular(w))
+		kept = append(kept, record.SingularWord(w))
 	}
 	sort.Strings(kept)
 	return strings.Join(kept, "-")
-}
-
-func singular(w string) string {
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
 }

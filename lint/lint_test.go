@@ -148,6 +148,10 @@ func TestTreeRules(t *testing.T) {
 			"knowledge/api-v2.md":             knowledge(false, "d", ""),
 			"memory/requests/retry-policy.md": request(""),
 		}, nil, []string{"knowledge/policies-retry.md:similar-slugs", "knowledge/retry-polcy.md:similar-slugs", "knowledge/retry-policy.md:similar-slugs"}},
+		{"similar slugs: as is a filler word", map[string]string{
+			"memory/requests/export-orders-as-csv.md": request(""),
+			"memory/requests/export-orders-to-csv.md": request(""),
+		}, nil, []string{"memory/requests/export-orders-as-csv.md:similar-slugs", "memory/requests/export-orders-to-csv.md:similar-slugs"}},
 		{"low importance", map[string]string{
 			"memory/requests/big.md":  request(strings.Repeat("x", 500)),
 			"memory/requests/used.md": request(strings.Repeat("x", 500)),

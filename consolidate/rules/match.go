@@ -62,8 +62,8 @@ func (idx *index) byWords(what string) *known {
 	words, _ := asciiWords(strings.ToLower(what))
 	have := map[string]bool{}
 	for _, w := range words {
-		if !isFiller(w) {
-			have[singular(w)] = true
+		if !record.IsFillerWord(w) {
+			have[record.SingularWord(w)] = true
 		}
 	}
 	var best *known

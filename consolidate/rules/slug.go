@@ -152,16 +152,6 @@ func latinFold(r rune) string {
 	return ""
 }
 
-// isFiller: words left out when slugs are compared, as the linter's
-// similar-slugs rule does.
-func isFiller(w string) bool {
-	switch w {
-	case "a", "an", "the", "of", "for", "to", "and", "in", "on", "with", "by":
-		return true
-	}
-	return false
-}
-
 // topicKey is what near-identical slugs share: their words without
 // fillers, singular, sorted. retry-policy, Retry Policies and
 // policy-for-the-retry have one key. It is the linter's similar-slugs
@@ -178,22 +168,10 @@ func topicKey(slug string) string {
 func keyWords(slug string) []string {
 	var out []string
 	for _, w := range strings.Split(slug, "-") {
-		if w == "" || isFiller(w) {
+		if w == "" || record.IsFillerWord(w) {
 			continue
 		}
-		out = append(out, singular(w))
+		out = append(out, record.SingularWord(w))
 	}
 	return out
-}
-
-// singular is the linter's plural rule: policies → policy, keys → key,
-// class stays class.
-func singular(w string) string {
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
 }

@@ -64,6 +64,7 @@ func TestSameTopic(t *testing.T) {
 		{"api-v1", "api-v2", false},
 		{"use-python-3-11", "use-python-3-12", false},
 		{"the", "a", false}, // nothing but filler: only the slug itself
+		{"export-orders-as-csv", "export-the-orders-to-csv", true},
 	}
 	for _, tt := range tests {
 		ka, kb := topicKey(tt.a), topicKey(tt.b)
