@@ -29,7 +29,7 @@ func printEval(env Env, format string, rep *eval.Report, diff *eval.Diff) error 
 	w := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "SCENARIO\tPASSED\tTOKENS IN/OUT\tTIME\tFAILED")
 	for _, s := range rep.Scenarios {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", terminalSafe(s.Name), scenarioScore(s), tokens(s), fmt.Sprintf("%.1fs", float64(s.ElapsedMS)/1000), terminalSafe(failedNames(s)))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", terminalSafe(s.Name), scenarioScore(s), tokens(s), elapsed(s.ElapsedMS), terminalSafe(failedNames(s)))
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -144,4 +144,13 @@ func printDiff(env Env, d *eval.Diff) {
 	for _, c := range d.Improvements {
 		fmt.Fprintf(env.Stdout, "improvement: %s\n", terminalSafe(c.String()))
 	}
+}
+
+// elapsed is a scenario's time: milliseconds under a second (a rules run
+// takes tens of them), else seconds.
+func elapsed(ms int64) string {
+	if ms < 1000 {
+		return fmt.Sprintf("%d ms", ms)
+	}
+	return fmt.Sprintf("%.1f s", float64(ms)/1000)
 }
