@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	fixtures "github.com/yoimem/git-yoimem/internal/fixture"
 )
 
 const fixture = "testdata/scenarios/job-store-decision"
@@ -13,21 +15,7 @@ const fixture = "testdata/scenarios/job-store-decision"
 func copyDir(t *testing.T, src, name string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), name)
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
+	if err := fixtures.CopyDir(src, dst); err != nil {
 		t.Fatal(err)
 	}
 	return dst

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/yoimem/git-yoimem/internal/fixture"
 )
 
 // TestEvalLiveModel: `eval --model anthropic:…` scores the llm engine
@@ -23,7 +25,9 @@ func TestEvalLiveModel(t *testing.T) {
 
 	const name = "same-decision-three-sessions"
 	scenarios := t.TempDir()
-	copyTree(t, filepath.Join("..", "..", "testdata", "scenarios", name), filepath.Join(scenarios, name))
+	if err := fixture.CopyDir(filepath.Join("..", "..", "testdata", "scenarios", name), filepath.Join(scenarios, name)); err != nil {
+		t.Fatal(err)
+	}
 	recorded := filepath.Join(scenarios, name, "llm.replay.json")
 	answers := anthropicAnswers(t, recorded)
 	if err := os.Remove(recorded); err != nil {
@@ -133,26 +137,4 @@ func anthropicAnswers(t *testing.T, replayFile string) []fakeResponse {
 		out = append(out, fakeResponse{200, string(body)})
 	}
 	return out
-}
-
-// copyTree copies directory src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
