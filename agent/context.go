@@ -18,6 +18,8 @@ type Context struct {
 	// Hint ends the notice with where the left-out text can be read, e.g.
 	// "run `git yoimem context` to read them".
 	Hint string
+	// summaryName is what the notice calls a cut summary.
+	summaryName string
 }
 
 // Part is one piece of context with the name the notice gives it when it
@@ -90,7 +92,11 @@ func (c Context) Fit(limit int) (string, []string) {
 
 // cutSummary keeps the summary's first lines that fit with the notice.
 func (c Context) cutSummary(limit int, left []Part) (string, []string) {
-	rest := Part{Name: "the rest of the summary", Text: c.Summary}
+	name := c.summaryName
+	if name == "" {
+		name = "the summary"
+	}
+	rest := Part{Name: "the rest of " + name, Text: c.Summary}
 	all := append([]Part{rest}, left...)
 	notice := c.notice(all, limit) // an upper bound: the rest only gets shorter
 	room := limit - Len(notice) - Len(sep)
@@ -155,4 +161,12 @@ func names(parts []Part) []string {
 		out[i] = p.Name
 	}
 	return out
+}
+
+// Shorten returns s within limit (counted by Len): s itself, or its
+// first lines (or characters) and a visible line saying how much of what
+// was left out, e.g. "the rest of the reason (1,204 characters)".
+func Shorten(s string, limit int, what string) string {
+	text, _ := Context{Summary: s, summaryName: what}.Fit(limit)
+	return text
 }

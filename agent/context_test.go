@@ -131,3 +131,13 @@ func FuzzContextFit(f *testing.F) {
 		}
 	})
 }
+
+func TestShorten(t *testing.T) {
+	if got := Shorten("short", 100, "the reason"); got != "short" {
+		t.Errorf("Shorten = %q", got)
+	}
+	got := Shorten(strings.Repeat("long reason ", 100), 300, "the reason")
+	if Len(got) > 300 || !strings.HasPrefix(got, "long reason") || !strings.Contains(got, "the rest of the reason (") {
+		t.Errorf("Shorten = %q", got)
+	}
+}

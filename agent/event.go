@@ -18,29 +18,29 @@ const (
 )
 
 // Event is one hook call from an agent, decoded. Fields an event does not
-// carry are empty.
+// carry are empty (and left out of its JSON form, for logs).
 type Event struct {
-	Kind Kind
+	Kind Kind `json:"kind,omitempty"`
 	// Name is the event's name as the agent sent it (e.g. "PreToolUse"),
 	// for messages and for the Unknown kind.
-	Name string
+	Name string `json:"name,omitempty"`
 	// Session is the agent's session ID.
-	Session string
+	Session string `json:"session_id,omitempty"`
 	// LogPath is the session's log (Claude Code's transcript, a Codex
 	// rollout); the agent writes it asynchronously, so it may lag the
 	// event.
-	LogPath string
+	LogPath string `json:"log_path,omitempty"`
 	// Cwd is the agent's working directory; relative tool paths are
 	// relative to it.
-	Cwd string
+	Cwd string `json:"cwd,omitempty"`
 	// Prompt is the user's prompt (UserPrompt).
-	Prompt string
+	Prompt string `json:"prompt,omitempty"`
 	// Tool and ToolInput are the tool called and its arguments as the
 	// agent sent them (PreTool), e.g. "Write" and {"file_path": …}.
-	Tool      string
-	ToolInput json.RawMessage
+	Tool      string          `json:"tool_name,omitempty"`
+	ToolInput json.RawMessage `json:"tool_input,omitempty"`
 	// Source says why the event fired, where the agent says: how a
 	// session started (startup, resume, clear, compact), what triggered a
 	// compaction (manual, auto), why a session ended (clear, logout, …).
-	Source string
+	Source string `json:"source,omitempty"`
 }
