@@ -132,12 +132,12 @@ func TestMergeSettingsCommand(t *testing.T) {
 func TestMergeSettingsBad(t *testing.T) {
 	for in, want := range map[string]string{
 		"{\n  // comment\n  \"a\": 1\n}": "line 2",
-		`{"a": 1,}`:                     "not valid JSON",
-		`[1]`:                           "not a JSON object",
-		`"x"`:                           "not a JSON object",
-		`{"hooks": []}`:                 `"hooks" is not a JSON object`,
-		`{"hooks": {"Stop": {}}}`:       `"hooks"."Stop" is not a JSON array`,
-		`{"a": 1} {"b": 2}`:             "not valid JSON",
+		`{"a": 1,}`:                      "not valid JSON",
+		`[1]`:                            "not a JSON object",
+		`"x"`:                            "not a JSON object",
+		`{"hooks": []}`:                  `"hooks" is not a JSON object`,
+		`{"hooks": {"Stop": {}}}`:        `"hooks"."Stop" is not a JSON array`,
+		`{"a": 1} {"b": 2}`:              "not valid JSON",
 	} {
 		if _, err := MergeSettings([]byte(in), SettingsOptions{}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("MergeSettings(%q) = %v; want %q", in, err, want)
