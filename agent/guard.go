@@ -1,0 +1,141 @@
+package agent
+
+import (
+	"encoding/json"
+	"path"
+	"runtime"
+	"strings"
+)
+
+// Guard is the policy that generic tools never write memory (the plan:
+// writes to memory go through the memory tools, which lint each change).
+// It reads a tool call's arguments only: it resolves paths against the
+// event's Cwd without touching the file system (a symbolic link into
+// .yoi/ is not seen), and it reads a shell command as written (a program
+// that writes a path it computes is not seen). It is a guard against an
+// agent's ordinary file writes, not a sandbox.
+type Guard struct {
+	// FoldCase compares path names without case, as case-insensitive file
+	// systems do (macOS and Windows by default): .YOI/Memory is then memory.
+	FoldCase bool
+}
+
+// GuardTool is Guard.Tool with the case rule of this platform's usual
+// file system.
+func GuardTool(ev Event) (deny bool, reason string) {
+	return Guard{FoldCase: runtime.GOOS == "darwin" || runtime.GOOS == "windows"}.Tool(ev)
+}
+
+// Tool tells whether a PreTool event must be denied, and why: Write,
+// Edit, MultiEdit and NotebookEdit on a path under .yoi/memory or
+// .yoi/knowledge, and Bash commands that write there (redirections, tee,
+// cp, mv, sed -i, rm, …). Everything else is allowed, reads included.
+func (g Guard) Tool(ev Event) (deny bool, reason string) {
+	if ev.Kind != PreTool {
+		return false, ""
+	}
+	var where string
+	switch ev.Tool {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		where = g.fileTool(ev)
+	case "Bash":
+		var in struct {
+			Command string `json:"command"`
+		}
+		if json.Unmarshal(ev.ToolInput, &in) == nil {
+			where = g.shell(in.Command, ev.Cwd, 0)
+		}
+	}
+	if where == "" {
+		return false, ""
+	}
+	return true, denyReason(ev.Tool, where)
+}
+
+func (g Guard) fileTool(ev Event) string {
+	var in struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+	}
+	if json.Unmarshal(ev.ToolInput, &in) != nil {
+		return ""
+	}
+	for _, p := range []string{in.FilePath, in.NotebookPath} {
+		if where, ok := g.memoryPath(p, ev.Cwd, false); ok {
+			return where
+		}
+	}
+	return ""
+}
+
+func denyReason(tool, where string) string {
+	return "git-yoimem: " + where + " is project memory, which generic tools (" + tool + ") do not write: " +
+		"memory changes go through the memory tools, which check each change and keep it reviewable. " +
+		"Use the MCP tools memory_write, memory_edit or memory_delete (server yoimem), " +
+		"or the command line: git yoimem memory write|edit|delete <path>."
+}
+
+// memoryPath tells whether p, relative to cwd, is .yoi/memory or
+// .yoi/knowledge or below them (or, with whole, .yoi itself, for commands
+// that remove or move a whole tree), and returns it from .yoi/ on.
+func (g Guard) memoryPath(p, cwd string, whole bool) (string, bool) {
+	if p == "" || strings.ContainsRune(p, 0) {
+		return "", false
+	}
+	if !strings.HasPrefix(p, "/") && cwd != "" {
+		p = cwd + "/" + p
+	}
+	elems := strings.Split(path.Clean(p), "/")
+	for i, e := range elems {
+		if !g.matches(e, ".yoi") {
+			continue
+		}
+		if i+1 == len(elems) {
+			if whole {
+				return ".yoi", true
+			}
+			continue
+		}
+		if g.matches(elems[i+1], "memory") || g.matches(elems[i+1], "knowledge") {
+			return strings.Join(append([]string{".yoi"}, elems[i+1:]...), "/"), true
+		}
+	}
+	return "", false
+}
+
+// matches tells whether a path element as written (maybe a glob or a
+// brace list) can name the directory name.
+func (g Guard) matches(elem, name string) bool {
+	if elem == "" {
+		return false
+	}
+	if g.FoldCase {
+		elem, name = strings.ToLower(elem), strings.ToLower(name)
+	}
+	if elem == name {
+		return true
+	}
+	if !strings.ContainsAny(elem, "*?[{") {
+		return false
+	}
+	for _, alt := range braceAlternatives(elem) {
+		if ok, err := path.Match(alt, name); ok && err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// braceAlternatives expands one level of {a,b} in a path element.
+func braceAlternatives(elem string) []string {
+	open := strings.IndexByte(elem, '{')
+	end := strings.IndexByte(elem, '}')
+	if open < 0 || end < open {
+		return []string{elem}
+	}
+	var out []string
+	for _, alt := range strings.Split(elem[open+1:end], ",") {
+		out = append(out, elem[:open]+alt+elem[end+1:])
+	}
+	return out
+}
