@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,5 +148,20 @@ func TestLoadAll(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "c-broken"), 0o755)
 	if _, err := LoadAll(root); err == nil || !strings.Contains(err.Error(), "c-broken") {
 		t.Fatalf("a broken scenario: %v", err)
+	}
+}
+
+// TestLoadNamed: scenarios picked by name, in the order given; a name
+// that is not one of root's scenarios, or is a path, is ErrNoSuchScenario.
+func TestLoadNamed(t *testing.T) {
+	root := filepath.Dir(copyDir(t, fixture, "job-store-decision"))
+	scs, err := LoadNamed(root, []string{"job-store-decision"})
+	if err != nil || len(scs) != 1 || scs[0].Name != "job-store-decision" {
+		t.Fatalf("LoadNamed: %v, %v", scs, err)
+	}
+	for _, bad := range []string{"nope", "../x", ".", "..", "a/b"} {
+		if _, err := LoadNamed(root, []string{bad}); !errors.Is(err, ErrNoSuchScenario) {
+			t.Errorf("LoadNamed(%q): %v, want ErrNoSuchScenario", bad, err)
+		}
 	}
 }

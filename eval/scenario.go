@@ -459,3 +459,28 @@ func LoadAll(root string) ([]*Scenario, error) {
 	}
 	return out, nil
 }
+
+// ErrNoSuchScenario: a name given is not one of the scenario directories
+// of the root.
+var ErrNoSuchScenario = errors.New("no such scenario")
+
+// LoadNamed loads the scenarios of root named, in the order given. A name
+// is a directory's name, never a path.
+func LoadNamed(root string, names []string) ([]*Scenario, error) {
+	var scs []*Scenario
+	for _, name := range names {
+		dir := filepath.Join(root, name)
+		if strings.ContainsAny(name, `/\`) || name == "" || name == "." || name == ".." {
+			return nil, fmt.Errorf("%q: %w: give a scenario's name, a directory of %s", name, ErrNoSuchScenario, root)
+		}
+		if _, err := os.Stat(filepath.Join(dir, ScenarioFile)); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%q: %w", name, ErrNoSuchScenario)
+		}
+		sc, err := Load(dir)
+		if err != nil {
+			return nil, err
+		}
+		scs = append(scs, sc)
+	}
+	return scs, nil
+}

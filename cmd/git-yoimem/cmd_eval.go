@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,20 +179,11 @@ func loadScenarios(ctx context.Context, env Env, opts evalOptions) ([]*eval.Scen
 		}
 		return scs, root, nil
 	}
-	var scs []*eval.Scenario
-	for _, name := range opts.scenarios {
-		dir := filepath.Join(root, name)
-		if strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
-			return nil, "", usageError("--scenario %s: give a scenario's name, a directory of %s", quote.Value(name), root)
-		}
-		if _, err := os.Stat(filepath.Join(dir, eval.ScenarioFile)); errors.Is(err, fs.ErrNotExist) {
-			return nil, "", usageErrorHint("the scenarios are the directories of "+root, "--scenario %s: no such scenario", quote.Value(name))
-		}
-		sc, err := eval.Load(dir)
-		if err != nil {
-			return nil, "", cannotRun(err, "fix the scenario it names (docs/evaluation.md describes the format)")
-		}
-		scs = append(scs, sc)
+	scs, err := eval.LoadNamed(root, opts.scenarios)
+	if errors.Is(err, eval.ErrNoSuchScenario) {
+		return nil, "", usageErrorHint("the scenarios are the directories of "+root, "--scenario %s", err)
+	} else if err != nil {
+		return nil, "", cannotRun(err, "fix the scenario it names (docs/evaluation.md describes the format)")
 	}
 	return scs, root, nil
 }
