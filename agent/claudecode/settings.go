@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/jsonedit"
 )
 
 // Hook events we register, in the order they are written, with the
@@ -39,12 +41,12 @@ func HookCommand(command, arg string) string {
 	return command + " hook claude-code " + arg
 }
 
-func group(event, cmd string) []kv {
-	var g []kv
+func group(event, cmd string) []jsonedit.KV {
+	var g []jsonedit.KV
 	if event == "PreToolUse" {
-		g = append(g, kv{"matcher", ToolMatcher})
+		g = append(g, jsonedit.KV{K: "matcher", V: ToolMatcher})
 	}
-	return append(g, kv{"hooks", []any{[]kv{{"type", "command"}, {"command", cmd}}}})
+	return append(g, jsonedit.KV{K: "hooks", V: []any{[]jsonedit.KV{{K: "type", V: "command"}, {K: "command", V: cmd}}}})
 }
 
 // ours tells whether a matcher group (its JSON text) is one of ours: its
@@ -77,17 +79,6 @@ func isOurCommand(cmd, arg string) bool {
 	return ok && strings.Contains(base, "yoimem")
 }
 
-func open(old []byte) (*doc, error) {
-	b := old
-	if len(bytes.TrimSpace(b)) == 0 {
-		b = []byte("{}\n")
-	}
-	if _, err := parseDoc(b); err != nil {
-		return nil, err
-	}
-	return &doc{b: append([]byte(nil), b...), st: detectStyle(b)}, nil
-}
-
 // MergeSettings adds our hooks to the content of a Claude Code settings
 // file (.claude/settings.json, settings.local.json, ~/.claude/settings.json):
 // one matcher group per event, running `git yoimem hook claude-code
@@ -97,44 +88,44 @@ func open(old []byte) (*doc, error) {
 // is not a JSON object (comments are not JSON) is an error naming the
 // problem; the caller writes nothing then.
 func MergeSettings(old []byte, opts SettingsOptions) ([]byte, error) {
-	d, err := open(old)
+	d, err := jsonedit.Open(old)
 	if err != nil {
 		return nil, err
 	}
-	root := d.root()
-	_, hooks := root.member("hooks")
+	root := d.Root()
+	_, hooks := root.Member("hooks")
 	if hooks == nil {
-		var all []kv
+		var all []jsonedit.KV
 		for _, e := range hookEvents {
-			all = append(all, kv{e.Name, []any{group(e.Name, HookCommand(opts.Command, e.Arg))}})
+			all = append(all, jsonedit.KV{K: e.Name, V: []any{group(e.Name, HookCommand(opts.Command, e.Arg))}})
 		}
 		key := "hooks"
-		d.add(root, &key, all, true)
-		return d.b, nil
+		d.Add(root, &key, all, true)
+		return d.B, nil
 	}
-	if hooks.kind != '{' {
+	if hooks.Kind != '{' {
 		return nil, fmt.Errorf(`"hooks" is not a JSON object`)
 	}
 	for _, e := range hookEvents {
-		_, hooks = d.root().member("hooks")
+		_, hooks = d.Root().Member("hooks")
 		g := group(e.Name, HookCommand(opts.Command, e.Arg))
-		_, arr := hooks.member(e.Name)
+		_, arr := hooks.Member(e.Name)
 		switch {
 		case arr == nil:
 			key := e.Name
-			d.add(hooks, &key, []any{g}, false)
-		case arr.kind != '[':
+			d.Add(hooks, &key, []any{g}, false)
+		case arr.Kind != '[':
 			return nil, fmt.Errorf(`"hooks"."%s" is not a JSON array`, e.Name)
-		case !d.hasOurs(arr, e.Arg):
-			d.add(arr, nil, g, false)
+		case !hasOurs(d, arr, e.Arg):
+			d.Add(arr, nil, g, false)
 		}
 	}
-	return d.b, nil
+	return d.B, nil
 }
 
-func (d *doc) hasOurs(arr *node, arg string) bool {
-	for _, it := range arr.items {
-		if ours(d.b[it.val.start:it.val.end], arg) {
+func hasOurs(d *jsonedit.Doc, arr *jsonedit.Node, arg string) bool {
+	for _, it := range arr.Items {
+		if ours(d.B[it.Val.Start:it.Val.End], arg) {
 			return true
 		}
 	}
@@ -146,47 +137,47 @@ func (d *doc) hasOurs(arr *node, arg string) bool {
 // them. Everything else keeps its bytes. Content without our hooks is
 // returned unchanged.
 func UnmergeSettings(old []byte) ([]byte, error) {
-	d, err := open(old)
+	d, err := jsonedit.Open(old)
 	if err != nil {
 		return nil, err
 	}
 	if len(bytes.TrimSpace(old)) == 0 {
 		return old, nil
 	}
-	root := d.root()
-	hi, hooks := root.member("hooks")
-	if hooks == nil || hooks.kind != '{' {
+	root := d.Root()
+	hi, hooks := root.Member("hooks")
+	if hooks == nil || hooks.Kind != '{' {
 		return old, nil
 	}
-	if v, ok := d.onlyOurs(hooks); ok && d.created(root, hi, "hooks", v) {
-		d.remove(root, hi, true)
-		return d.b, nil
+	if v, ok := onlyOurs(d, hooks); ok && d.Created(root, hi, "hooks", v) {
+		d.Remove(root, hi, true)
+		return d.B, nil
 	}
 	for _, e := range hookEvents {
 		for {
-			_, hooks = d.root().member("hooks")
-			ei, arr := hooks.member(e.Name)
-			if arr == nil || arr.kind != '[' {
+			_, hooks = d.Root().Member("hooks")
+			ei, arr := hooks.Member(e.Name)
+			if arr == nil || arr.Kind != '[' {
 				break
 			}
-			if len(arr.items) == 1 && ours(d.b[arr.items[0].val.start:arr.items[0].val.end], e.Arg) &&
-				d.created(hooks, ei, e.Name, []any{d.groupAsWritten(arr.items[0].val)}) {
-				d.remove(hooks, ei, false)
+			if len(arr.Items) == 1 && ours(d.B[arr.Items[0].Val.Start:arr.Items[0].Val.End], e.Arg) &&
+				d.Created(hooks, ei, e.Name, []any{groupAsWritten(d, arr.Items[0].Val)}) {
+				d.Remove(hooks, ei, false)
 				break
 			}
-			i := d.ourIndex(arr, e.Arg)
+			i := ourIndex(d, arr, e.Arg)
 			if i < 0 {
 				break
 			}
-			d.remove(arr, i, false)
+			d.Remove(arr, i, false)
 		}
 	}
-	return d.b, nil
+	return d.B, nil
 }
 
-func (d *doc) ourIndex(arr *node, arg string) int {
-	for i := len(arr.items) - 1; i >= 0; i-- {
-		if ours(d.b[arr.items[i].val.start:arr.items[i].val.end], arg) {
+func ourIndex(d *jsonedit.Doc, arr *jsonedit.Node, arg string) int {
+	for i := len(arr.Items) - 1; i >= 0; i-- {
+		if ours(d.B[arr.Items[i].Val.Start:arr.Items[i].Val.End], arg) {
 			return i
 		}
 	}
@@ -195,42 +186,42 @@ func (d *doc) ourIndex(arr *node, arg string) int {
 
 // groupAsWritten is one of our groups as values, to render it as add
 // would have (the command as found, which may name another git-yoimem).
-func (d *doc) groupAsWritten(n *node) []kv {
+func groupAsWritten(d *jsonedit.Doc, n *jsonedit.Node) []jsonedit.KV {
 	var g struct {
 		Matcher *string `json:"matcher"`
 		Hooks   []struct {
 			Command string `json:"command"`
 		} `json:"hooks"`
 	}
-	_ = json.Unmarshal(d.b[n.start:n.end], &g)
-	var out []kv
+	_ = json.Unmarshal(d.B[n.Start:n.End], &g)
+	var out []jsonedit.KV
 	if g.Matcher != nil {
-		out = append(out, kv{"matcher", *g.Matcher})
+		out = append(out, jsonedit.KV{K: "matcher", V: *g.Matcher})
 	}
 	var hs []any
 	for _, h := range g.Hooks {
-		hs = append(hs, []kv{{"type", "command"}, {"command", h.Command}})
+		hs = append(hs, []jsonedit.KV{{K: "type", V: "command"}, {K: "command", V: h.Command}})
 	}
-	return append(out, kv{"hooks", hs})
+	return append(out, jsonedit.KV{K: "hooks", V: hs})
 }
 
 // onlyOurs tells whether a hooks object holds our groups only, one per
 // event, in our order, and returns it as values.
-func (d *doc) onlyOurs(hooks *node) ([]kv, bool) {
-	if len(hooks.items) != len(hookEvents) {
+func onlyOurs(d *jsonedit.Doc, hooks *jsonedit.Node) ([]jsonedit.KV, bool) {
+	if len(hooks.Items) != len(hookEvents) {
 		return nil, false
 	}
-	var v []kv
+	var v []jsonedit.KV
 	for i, e := range hookEvents {
-		it := hooks.items[i]
-		if it.key != e.Name || it.val.kind != '[' || len(it.val.items) != 1 {
+		it := hooks.Items[i]
+		if it.Key != e.Name || it.Val.Kind != '[' || len(it.Val.Items) != 1 {
 			return nil, false
 		}
-		g := it.val.items[0].val
-		if !ours(d.b[g.start:g.end], e.Arg) {
+		g := it.Val.Items[0].Val
+		if !ours(d.B[g.Start:g.End], e.Arg) {
 			return nil, false
 		}
-		v = append(v, kv{e.Name, []any{d.groupAsWritten(g)}})
+		v = append(v, jsonedit.KV{K: e.Name, V: []any{groupAsWritten(d, g)}})
 	}
 	return v, true
 }
