@@ -288,8 +288,10 @@ func tomlValue(v any) string {
 	return fmt.Sprint(v)
 }
 
+// newline is the line end to write in b: CRLF when b has one, or ends
+// in a carriage return that a bare LF would make one.
 func newline(b []byte) string {
-	if bytes.Contains(b, []byte("\r\n")) {
+	if bytes.Contains(b, []byte("\r\n")) || bytes.HasSuffix(b, []byte("\r")) {
 		return "\r\n"
 	}
 	return "\n"

@@ -104,11 +104,14 @@ func reason(s string) string {
 }
 
 // fit is c within OutputCap bytes (what names a cut summary, for a
-// reason or message). agent.Context.Fit counts UTF-16 units, of which a
-// character takes one or two and UTF-8 up to three bytes a unit: the
-// limit in units shrinks until the text fits in bytes.
-func fit(c agent.Context, what string) string {
-	limit := OutputCap
+// reason or message; "" for a context of parts).
+func fit(c agent.Context, what string) string { return fitBytes(c, what, OutputCap) }
+
+// fitBytes is c within capBytes bytes. agent.Context.Fit counts UTF-16
+// units, of which a character takes one or two and UTF-8 up to three
+// bytes a unit: the limit in units shrinks until the text fits in bytes.
+func fitBytes(c agent.Context, what string, capBytes int) string {
+	limit := capBytes
 	for {
 		var text string
 		if what == "" {
@@ -116,10 +119,10 @@ func fit(c agent.Context, what string) string {
 		} else {
 			text = agent.Shorten(c.Summary, limit, what)
 		}
-		if len(text) <= OutputCap || limit <= 1 {
+		if len(text) <= capBytes || limit <= 1 {
 			return text
 		}
-		next := limit * OutputCap / len(text)
+		next := limit * capBytes / len(text)
 		if next >= limit {
 			next = limit - 1
 		}
