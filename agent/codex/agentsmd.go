@@ -64,13 +64,8 @@ func findBlock(b []byte) (span, bool, error) {
 		case line == EndMarker && ends > 0:
 			return s, false, &DamagedMarkersError{i, "a second " + EndMarker}
 		case line == EndMarker:
-			ends = 1
+			ends = 1 // a begin after it is a second one (begins stays 1)
 			s.end = off + bytes.Index(b[off:off+n], []byte(EndMarker)) + len(EndMarker)
-			// a begin after a closed pair is a second block
-			begins = 2
-		}
-		if begins == 2 && ends == 1 && line == BeginMarker {
-			return s, false, &DamagedMarkersError{i, "a second " + BeginMarker}
 		}
 		off += n + 1
 	}
