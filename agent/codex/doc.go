@@ -8,4 +8,9 @@
 // them out again) without touching the user's. It does no I/O of its own
 // but FindRollout's reading of directories: the caller reads standard
 // input and writes the files.
+//
+// The payload and output shapes follow Codex's source (codex-rs/hooks:
+// the generated input schemas, output_parser.rs, which refuses unknown
+// output fields and a deny or block without a reason, output_spill.rs
+// for the cap, legacy_notify.rs), not a recorded run of the CLI.
 package codex

@@ -15,7 +15,7 @@ const maxSessionID = 128
 
 // FindRollout returns the rollout file of a Codex session:
 // <codexHome>/sessions/YYYY/MM/DD/rollout-<time>-<sessionID>.jsonl, or
-// the same name under archived_sessions. It walks the date directories
+// the same name right in sessions/ or in archived_sessions/. It walks the date directories
 // newest first (a session's file is in the day it started; resuming
 // appends to it) and reads only directories named as dates, so its work
 // is bounded by the days on record. A session ID that is not a plain name
@@ -37,9 +37,11 @@ func FindRollout(codexHome, sessionID string) (string, error) {
 	if p != "" || err != nil {
 		return p, err
 	}
-	archived := filepath.Join(codexHome, "archived_sessions")
-	if p := findIn(archived, suffix); p != "" {
-		return p, nil
+	// then rollouts kept flat, in sessions/ itself or archived
+	for _, dir := range []string{sessions, filepath.Join(codexHome, "archived_sessions")} {
+		if p := findIn(dir, suffix); p != "" {
+			return p, nil
+		}
 	}
 	return "", fmt.Errorf("no Codex rollout for session %s under %s (rollout-*%s): %w", sessionID, sessions, suffix, fs.ErrNotExist)
 }

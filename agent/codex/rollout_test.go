@@ -83,3 +83,14 @@ func TestFindRolloutErrors(t *testing.T) {
 		t.Errorf("no home: %v", err)
 	}
 }
+
+// TestFindRolloutFlat: a rollout right in sessions/ (no date
+// directories) is found after the dated ones.
+func TestFindRolloutFlat(t *testing.T) {
+	home := t.TempDir()
+	touch(t, home, "sessions/rollout-2025-04-30T10-00-00-"+sid+".jsonl", "sessions/2026/11/30/rollout-2026-11-30T09-12-44-019b64e6-0000-7000-8000-000000000000.jsonl")
+	got, err := FindRollout(home, sid)
+	if err != nil || got != filepath.Join(home, "sessions", "rollout-2025-04-30T10-00-00-"+sid+".jsonl") {
+		t.Errorf("FindRollout = %q, %v", got, err)
+	}
+}
