@@ -199,3 +199,37 @@ func TestEncodeQuietEvents(t *testing.T) {
 		t.Errorf("notify: %q, exit %d", out, code)
 	}
 }
+
+// TestEncodeRealCodex encodes answers to payloads recorded from Codex CLI
+// 0.169 (codex exec against a local Responses API stand-in, hooks from
+// $CODEX_HOME/hooks.json). These outputs, produced by this encoder in that
+// run, were acted on by Codex: the Bash command writing .yoi/memory was
+// blocked ("Command blocked by PreToolUse hook: git-yoimem: …") and both
+// additionalContext texts were in the next model request.
+func TestEncodeRealCodex(t *testing.T) {
+	for _, tc := range []struct {
+		event string
+		resp  func(agent.Event) agent.Response
+	}{
+		{"codex0169_session_start", func(agent.Event) agent.Response {
+			return agent.Response{Context: agent.Context{Summary: "# Summary\n\nMARKER-SESSION-START-CONTEXT: the shop uses pgx."}, Message: "git-yoimem: memory loaded"}
+		}},
+		{"codex0169_user_prompt", func(agent.Event) agent.Response {
+			return agent.Response{Context: agent.Context{Parts: []agent.Part{{Name: "#retry", Text: "MARKER-PROMPT-CONTEXT: back off 1s, 2s, 4s."}}}}
+		}},
+		{"codex0169_pre_tool_bash", respond},
+		{"codex0169_stop", func(agent.Event) agent.Response { return agent.Response{Message: "extract started"} }},
+	} {
+		t.Run(tc.event, func(t *testing.T) {
+			ev := recorded(t, tc.event)
+			out, code := Encode(ev, tc.resp(ev))
+			if code != 0 {
+				t.Errorf("exit %d", code)
+			}
+			golden(t, filepath.Join("encode", tc.event+".out"), out)
+		})
+	}
+	if deny, _ := agent.GuardTool(recorded(t, "codex0169_pre_tool_bash")); !deny {
+		t.Error("the recorded Bash call into .yoi/memory is not denied")
+	}
+}
