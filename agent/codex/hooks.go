@@ -68,6 +68,12 @@ func ours(text []byte, arg string) bool { return hooks("").IsOurGroup(text, arg)
 // merging once. Empty content is an empty object. Content that is not a
 // JSON object (comments are not JSON) is an error naming the problem;
 // the caller writes nothing then.
+//
+// Codex runs the hooks of a hooks.json only once the user has trusted
+// them (its /hooks review stores a hash per hook in config.toml, under
+// [hooks.state]); until then, and after each change of the file, they
+// are listed but do not run (seen with Codex 0.169). notify needs no
+// such review.
 func MergeHooks(old []byte, opts HooksOptions) ([]byte, error) {
 	return hooks(opts.Command).Merge(old)
 }
