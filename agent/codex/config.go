@@ -66,7 +66,9 @@ func mcpArgs(write bool) []string {
 }
 
 // MergeConfig adds our MCP server to the content of a Codex config.toml
-// ($CODEX_HOME/config.toml, or a trusted project's .codex/config.toml) as
+// ($CODEX_HOME/config.toml, or a project's .codex/config.toml, which
+// Codex reads only for a project the user trusts: [projects."<path>"]
+// trust_level = "trusted" in their own config; seen with Codex 0.169) as
 // [mcp_servers.yoimem] at the end, or switches its --write; with Notify
 // it also sets notify, before the first table (a top-level key). It edits
 // text: every other byte (comments, order, blank lines, CRLF) is kept.
