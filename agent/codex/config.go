@@ -132,7 +132,7 @@ func mergeNotify(b []byte, v map[string]any, nl string) ([]byte, error) {
 			return b, nil
 		}
 		e := &NotifyTakenError{Value: cur}
-		if s, ok := strings_(cur); ok {
+		if s, ok := stringList(cur); ok {
 			e.Existing = s
 		}
 		return nil, e
@@ -233,7 +233,7 @@ func checkMerged(old, merged []byte, opts ConfigOptions) error {
 // ourServer tells whether a decoded server is ours, and whether --write.
 func ourServer(v any) (write, ok bool) {
 	m, _ := v.(map[string]any)
-	args, _ := strings_(m["args"])
+	args, _ := stringList(m["args"])
 	if len(m) != 2 || m["command"] != "git" {
 		return false, false
 	}
@@ -247,12 +247,12 @@ func ourServer(v any) (write, ok bool) {
 }
 
 func isNotify(v any) bool {
-	s, ok := strings_(v)
+	s, ok := stringList(v)
 	return ok && slices.Equal(s, NotifyArgv)
 }
 
-// strings_ is a decoded TOML array of strings as a []string.
-func strings_(v any) ([]string, bool) {
+// stringList is a decoded TOML array of strings as a []string.
+func stringList(v any) ([]string, bool) {
 	a, ok := v.([]any)
 	if !ok {
 		return nil, false
