@@ -3,6 +3,7 @@ module github.com/yoimem/git-yoimem
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.5.0
 	github.com/adrg/frontmatter v0.2.0
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376
@@ -21,7 +22,6 @@ require (
 )
 
 require (
-	github.com/BurntSushi/toml v1.5.0 // indirect
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect

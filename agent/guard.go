@@ -28,7 +28,8 @@ func GuardTool(ev Event) (deny bool, reason string) {
 
 // Tool tells whether a PreTool event must be denied, and why: Write,
 // Edit, MultiEdit and NotebookEdit on a path under .yoi/memory or
-// .yoi/knowledge, and Bash commands that write there (redirections, tee,
+// .yoi/knowledge, Codex's apply_patch when its patch writes a file
+// there, and Bash commands that write there (redirections, tee,
 // cp, mv, sed -i, rm, …). Everything else is allowed, reads included.
 func (g Guard) Tool(ev Event) (deny bool, reason string) {
 	if ev.Kind != PreTool {
@@ -38,6 +39,8 @@ func (g Guard) Tool(ev Event) (deny bool, reason string) {
 	switch ev.Tool {
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		where = g.fileTool(ev)
+	case "apply_patch": // Codex's file tool
+		where = g.patchTool(ev)
 	case "Bash":
 		var in struct {
 			Command string `json:"command"`

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/yoimem/git-yoimem/internal/jsonedit"
 )
 
 // MCPServer is the name our server has in .mcp.json.
@@ -11,12 +13,12 @@ const MCPServer = "yoimem"
 
 // mcpValue is our server entry: `git yoimem mcp`, with --write when the
 // memory tools may write.
-func mcpValue(args []string) []kv {
+func mcpValue(args []string) []jsonedit.KV {
 	a := make([]any, len(args))
 	for i, s := range args {
 		a[i] = s
 	}
-	return []kv{{"type", "stdio"}, {"command", "git"}, {"args", a}}
+	return []jsonedit.KV{{K: "type", V: "stdio"}, {K: "command", V: "git"}, {K: "args", V: a}}
 }
 
 func mcpArgs(write bool) []string {
@@ -55,66 +57,66 @@ func ourMCP(text []byte) ([]string, bool) {
 // layout keep their bytes; merging twice is merging once. A server named
 // yoimem that is not ours is an error: it is the user's.
 func MergeMCP(old []byte, write bool) ([]byte, error) {
-	d, err := open(old)
+	d, err := jsonedit.Open(old)
 	if err != nil {
 		return nil, err
 	}
-	root := d.root()
+	root := d.Root()
 	want := mcpValue(mcpArgs(write))
-	_, servers := root.member("mcpServers")
+	_, servers := root.Member("mcpServers")
 	if servers == nil {
 		key := "mcpServers"
-		d.add(root, &key, []kv{{MCPServer, want}}, true)
-		return d.b, nil
+		d.Add(root, &key, []jsonedit.KV{{K: MCPServer, V: want}}, true)
+		return d.B, nil
 	}
-	if servers.kind != '{' {
+	if servers.Kind != '{' {
 		return nil, fmt.Errorf(`"mcpServers" is not a JSON object`)
 	}
-	_, y := servers.member(MCPServer)
+	_, y := servers.Member(MCPServer)
 	if y == nil {
 		key := MCPServer
-		d.add(servers, &key, want, false)
-		return d.b, nil
+		d.Add(servers, &key, want, false)
+		return d.B, nil
 	}
-	args, ok := ourMCP(d.b[y.start:y.end])
+	args, ok := ourMCP(d.B[y.Start:y.End])
 	if !ok {
-		return nil, fmt.Errorf(`"mcpServers"."%s" is already a server that is not git-yoimem's (%s); rename it to install ours`, MCPServer, d.b[y.start:y.end])
+		return nil, fmt.Errorf(`"mcpServers"."%s" is already a server that is not git-yoimem's (%s); rename it to install ours`, MCPServer, d.B[y.Start:y.End])
 	}
 	if slices.Equal(args, mcpArgs(write)) {
-		return d.b, nil
+		return d.B, nil
 	}
 	var indent *string
-	if in, first := lineIndent(d.b, y.start); !first && slices.Contains(d.b[y.start:y.end], '\n') {
+	if in, first := jsonedit.LineIndent(d.B, y.Start); !first && slices.Contains(d.B[y.Start:y.End], '\n') {
 		indent = &in
 	}
-	d.b = splice(d.b, y.start, y.end, d.st.render(want, indent))
-	return d.b, nil
+	d.B = jsonedit.Splice(d.B, y.Start, y.End, d.Style.Render(want, indent))
+	return d.B, nil
 }
 
 // UnmergeMCP takes our server out of .mcp.json content, and mcpServers
 // with it when MergeMCP created it. Everything else keeps its bytes.
 func UnmergeMCP(old []byte) ([]byte, error) {
-	d, err := open(old)
+	d, err := jsonedit.Open(old)
 	if err != nil {
 		return nil, err
 	}
-	root := d.root()
-	si, servers := root.member("mcpServers")
-	if servers == nil || servers.kind != '{' {
+	root := d.Root()
+	si, servers := root.Member("mcpServers")
+	if servers == nil || servers.Kind != '{' {
 		return old, nil
 	}
-	yi, y := servers.member(MCPServer)
+	yi, y := servers.Member(MCPServer)
 	if y == nil {
 		return old, nil
 	}
-	args, ok := ourMCP(d.b[y.start:y.end])
+	args, ok := ourMCP(d.B[y.Start:y.End])
 	if !ok {
 		return old, nil
 	}
-	if len(servers.items) == 1 && d.created(root, si, "mcpServers", []kv{{MCPServer, mcpValue(args)}}) {
-		d.remove(root, si, true)
-		return d.b, nil
+	if len(servers.Items) == 1 && d.Created(root, si, "mcpServers", []jsonedit.KV{{K: MCPServer, V: mcpValue(args)}}) {
+		d.Remove(root, si, true)
+		return d.B, nil
 	}
-	d.remove(servers, yi, false)
-	return d.b, nil
+	d.Remove(servers, yi, false)
+	return d.B, nil
 }

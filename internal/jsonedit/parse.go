@@ -1,4 +1,4 @@
-package claudecode
+package jsonedit
 
 import (
 	"bytes"
@@ -7,21 +7,18 @@ import (
 	"strings"
 )
 
-// A JSON document edited as text, so that everything but our entries
-// keeps its bytes: the user's key order, indentation and spacing.
-
-// node is a JSON value with its byte span; objects and arrays have items.
-type node struct {
-	start, end int // [start, end) of the value
-	kind       byte
-	items      []item
+// Node is a JSON value with its byte span; objects and arrays have items.
+type Node struct {
+	Start, End int  // [Start, End) of the value
+	Kind       byte // '{', '[', '"', or the first byte of a literal
+	Items      []Item
 }
 
-// item is an object member (key and value) or an array element.
-type item struct {
-	start int    // the key's quote, or the element's first byte
-	key   string // members only
-	val   *node
+// Item is an object member (key and value) or an array element.
+type Item struct {
+	Start int    // the key's quote, or the element's first byte
+	Key   string // members only
+	Val   *Node
 }
 
 type parser struct {
@@ -29,8 +26,8 @@ type parser struct {
 	i int
 }
 
-// parseDoc reads a comment-free JSON document whose top is an object.
-func parseDoc(b []byte) (*node, error) {
+// Parse reads a comment-free JSON document whose top is an object.
+func Parse(b []byte) (*Node, error) {
 	if !json.Valid(b) {
 		var v any
 		err := json.Unmarshal(b, &v)
@@ -43,7 +40,7 @@ func parseDoc(b []byte) (*node, error) {
 	p := &parser{b: b}
 	p.space()
 	n := p.value()
-	if n.kind != '{' {
+	if n.Kind != '{' {
 		return nil, fmt.Errorf("the top level is not a JSON object")
 	}
 	return n, nil
@@ -56,24 +53,24 @@ func (p *parser) space() {
 }
 
 // value reads one value of a document json.Valid accepted.
-func (p *parser) value() *node {
-	n := &node{start: p.i, kind: p.b[p.i]}
-	switch n.kind {
+func (p *parser) value() *Node {
+	n := &Node{Start: p.i, Kind: p.b[p.i]}
+	switch n.Kind {
 	case '{', '[':
 		p.i++
 		p.space()
 		for p.b[p.i] != '}' && p.b[p.i] != ']' {
-			it := item{start: p.i}
-			if n.kind == '{' {
+			it := Item{Start: p.i}
+			if n.Kind == '{' {
 				ks := p.i
 				p.str()
-				_ = json.Unmarshal(p.b[ks:p.i], &it.key)
+				_ = json.Unmarshal(p.b[ks:p.i], &it.Key)
 				p.space()
 				p.i++ // :
 				p.space()
 			}
-			it.val = p.value()
-			n.items = append(n.items, it)
+			it.Val = p.value()
+			n.Items = append(n.Items, it)
 			p.space()
 			if p.b[p.i] == ',' {
 				p.i++
@@ -88,7 +85,7 @@ func (p *parser) value() *node {
 			p.i++
 		}
 	}
-	n.end = p.i
+	n.End = p.i
 	return n
 }
 
@@ -103,29 +100,33 @@ func (p *parser) str() {
 	p.i++
 }
 
-func (n *node) member(key string) (int, *node) {
-	if n == nil || n.kind != '{' {
+// Member is the value of the object member named key, and its index;
+// -1 and nil when n is not an object or has no such member.
+func (n *Node) Member(key string) (int, *Node) {
+	if n == nil || n.Kind != '{' {
 		return -1, nil
 	}
-	for i := len(n.items) - 1; i >= 0; i-- { // the last wins, as in JSON.parse
-		if n.items[i].key == key {
-			return i, n.items[i].val
+	for i := len(n.Items) - 1; i >= 0; i-- { // the last wins, as in JSON.parse
+		if n.Items[i].Key == key {
+			return i, n.Items[i].Val
 		}
 	}
 	return -1, nil
 }
 
-// style is how the document is written, read from it.
-type style struct {
-	unit  string // one level of indentation
-	colon string // ":" or ": "
-	nl    string // "\n", or "\r\n" in a file with CRLF line ends
+// Style is how the document is written, read from it.
+type Style struct {
+	Unit  string // one level of indentation
+	Colon string // ":" or ": "
+	NL    string // "\n", or "\r\n" in a file with CRLF line ends
 }
 
-func detectStyle(b []byte) style {
-	s := style{unit: "  ", colon: ": ", nl: "\n"}
+// DetectStyle reads a document's style: the first indented line's
+// indentation, the first member's colon, CRLF line ends.
+func DetectStyle(b []byte) Style {
+	s := Style{Unit: "  ", Colon: ": ", NL: "\n"}
 	if bytes.Contains(b, []byte("\r\n")) {
-		s.nl = "\r\n"
+		s.NL = "\r\n"
 	}
 	for i := 0; i+1 < len(b); i++ {
 		if b[i] == '\n' && (b[i+1] == ' ' || b[i+1] == '\t') {
@@ -133,7 +134,7 @@ func detectStyle(b []byte) style {
 			for j < len(b) && b[j] == b[i+1] {
 				j++
 			}
-			s.unit = string(b[i+1 : j])
+			s.Unit = string(b[i+1 : j])
 			break
 		}
 	}
@@ -141,44 +142,44 @@ func detectStyle(b []byte) style {
 	if json.Unmarshal(b, &v) == nil {
 		p := &parser{b: b}
 		p.space()
-		if n := p.value(); len(n.items) > 0 {
-			it := n.items[0]
-			k := &parser{b: b, i: it.start}
+		if n := p.value(); len(n.Items) > 0 {
+			it := n.Items[0]
+			k := &parser{b: b, i: it.Start}
 			k.str()
-			if !bytes.Contains(b[k.i:it.val.start], []byte(" ")) {
-				s.colon = ":"
+			if !bytes.Contains(b[k.i:it.Val.Start], []byte(" ")) {
+				s.Colon = ":"
 			}
 		}
 	}
 	return s
 }
 
-// kv is an object member to render, in order.
-type kv struct {
-	k string
-	v any
+// KV is an object member to render, in order.
+type KV struct {
+	K string
+	V any
 }
 
-// render writes v (kv lists, []any, strings, bools, numbers) at indent
+// Render writes v (KV lists, []any, strings, bools, numbers) at indent
 // (the indentation of the line it starts on); compact on one line when
 // indent is nil.
-func (s style) render(v any, indent *string) string {
+func (s Style) Render(v any, indent *string) string {
 	var b strings.Builder
 	s.write(&b, v, indent)
 	return b.String()
 }
 
-func (s style) write(b *strings.Builder, v any, indent *string) {
+func (s Style) write(b *strings.Builder, v any, indent *string) {
 	open, close := byte('{'), byte('}')
 	var items []func(*string)
 	switch x := v.(type) {
-	case []kv:
+	case []KV:
 		for _, m := range x {
 			items = append(items, func(in *string) {
-				k, _ := json.Marshal(m.k)
+				k, _ := json.Marshal(m.K)
 				b.Write(k)
-				b.WriteString(s.colon)
-				s.write(b, m.v, in)
+				b.WriteString(s.Colon)
+				s.write(b, m.V, in)
 			})
 		}
 	case []any:
@@ -198,38 +199,38 @@ func (s style) write(b *strings.Builder, v any, indent *string) {
 	}
 	var inner *string
 	if indent != nil {
-		in := *indent + s.unit
+		in := *indent + s.Unit
 		inner = &in
 	}
 	for i, f := range items {
 		if i > 0 {
 			b.WriteByte(',')
-			if indent == nil && s.colon == ": " {
+			if indent == nil && s.Colon == ": " {
 				b.WriteByte(' ')
 			}
 		}
 		if inner != nil {
-			b.WriteString(s.nl + *inner)
+			b.WriteString(s.NL + *inner)
 		}
 		f(inner)
 	}
 	if indent != nil {
-		b.WriteString(s.nl + *indent)
+		b.WriteString(s.NL + *indent)
 	}
 	b.WriteByte(close)
 }
 
-// edit is a replacement of b[start:end] with text.
-func splice(b []byte, start, end int, text string) []byte {
+// Splice replaces b[start:end] with text, in a new slice.
+func Splice(b []byte, start, end int, text string) []byte {
 	out := make([]byte, 0, len(b)-(end-start)+len(text))
 	out = append(out, b[:start]...)
 	out = append(out, text...)
 	return append(out, b[end:]...)
 }
 
-// lineIndent is the indentation of the line holding offset at, and
-// whether that line starts there (the item is the first on its line).
-func lineIndent(b []byte, at int) (string, bool) {
+// LineIndent is the indentation of the line holding offset at, and
+// whether that line starts there (the Item is the first on its line).
+func LineIndent(b []byte, at int) (string, bool) {
 	ls := bytes.LastIndexByte(b[:at], '\n') + 1
 	ind := ls
 	for ind < at && (b[ind] == ' ' || b[ind] == '\t') {
