@@ -83,7 +83,14 @@ func mayInvoke(prompt string) bool {
 // and names them), after a line for each slug not expanded; each record
 // expanded is an invoke of the session.
 func userPrompt(w *workspace.Workspace, ev agent.Event, o Options) (agent.Response, error) {
-	snap, err := w.Snapshot(record.KnowledgeDir)
+	// Only the records the prompt names are listed: a knowledge directory
+	// of thousands of files costs milliseconds to list, in front of the
+	// user.
+	paths := invokedPaths(ev.Prompt)
+	if len(paths) == 0 {
+		return agent.Response{}, nil // a # that is no reference
+	}
+	snap, err := w.Snapshot(paths...)
 	if err != nil {
 		return agent.Response{}, err
 	}
@@ -109,6 +116,19 @@ func userPrompt(w *workspace.Workspace, ev agent.Event, o Options) (agent.Respon
 	}
 	recordExpansion(w, ev, o, ex)
 	return agent.Response{Context: c}, nil
+}
+
+// invokedPaths are the knowledge records a prompt may invoke: its #slug
+// references and a leading /slug, .yoi/-relative.
+func invokedPaths(prompt string) []string {
+	var paths []string
+	if slug, ok := memory.SlashCommand([]byte(prompt)); ok {
+		paths = append(paths, knowledgePath(slug))
+	}
+	for _, r := range record.Refs([]byte(prompt)) {
+		paths = append(paths, knowledgePath(r.Slug))
+	}
+	return paths
 }
 
 // invoked is a slug as the prompt invoked it: /slug or #slug.
