@@ -83,7 +83,10 @@ func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, a
 	}
 	out, code := h.encode(ev, resp)
 	if _, err := env.Stdout.Write(out); err != nil {
-		return cannotRun(err)
+		// The agent stopped reading: nobody to answer, and no exit code
+		// of ours may read as a block.
+		logf("write the answer: %v", err)
+		return nil
 	}
 	if code != 0 {
 		return &exitError{code: code, err: errors.New(resp.Reason)}
