@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/yoimem/git-yoimem/agent"
+	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/internal/fixture"
 	"github.com/yoimem/git-yoimem/internal/lockfile"
 	"github.com/yoimem/git-yoimem/workspace"
@@ -315,4 +316,35 @@ func TestFileName(t *testing.T) {
 
 func empty(r agent.Response) bool {
 	return r.Context.Empty() && !r.Deny && !r.Block && r.Reason == "" && r.Message == ""
+}
+
+// TestRunExtractInFlight: a manual extract of the session holding its
+// lock: the background run's extract is skipped, said in the status file.
+func TestRunExtractInFlight(t *testing.T) {
+	w := newWorkspace(t, map[string]string{})
+	tr := filepath.Join(t.TempDir(), session+".jsonl")
+	line := `{"type":"user","uuid":"u-1","sessionId":"` + session + `","timestamp":"2026-12-01T10:00:00.000Z","message":{"role":"user","content":"hello"}}` + "\n"
+	if err := os.WriteFile(tr, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log, err := extract.OpenLog(tr, "claude-code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(w.ExtractStateDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	held := lockfile.New(filepath.Join(w.ExtractStateDir(), log.Key()+".lock"))
+	if ok, err := held.TryLock(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	defer held.Unlock()
+	job := Job{Agent: "claude-code", Event: "Stop", Session: session, Transcript: tr}
+	if err := Run(context.Background(), w, job, RunOptions{Format: "claude-code", MaxRuns: 1}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadStatus(StatusFile(StateDir(w), "claude-code", session))
+	if err != nil || s.Extract.Result != ExtractSkip || !strings.Contains(s.Extract.Error, "already running") {
+		t.Errorf("status %+v, %v; want extract skipped", s, err)
+	}
 }
