@@ -127,11 +127,12 @@ type scanned struct {
 	tokens   int64
 }
 
-// scan brings st.Scan to the end of the log's complete lines, counting the
-// input tokens of the new part only: a check after one more turn reads
-// that turn. A log that no longer matches the state (shorter, or other
-// bytes before the scan position) starts the state over.
-func (l *SessionLog) scan(st *State, now time.Time) (scanned, error) {
+// scan brings st.Scan to the end of the log's complete lines (those
+// ending at or before byte until, when until > 0), counting the input
+// tokens of the new part only: a check after one more turn reads that
+// turn. A log that no longer matches the state (shorter, or other bytes
+// before the scan position) starts the state over.
+func (l *SessionLog) scan(st *State, now time.Time, until int64) (scanned, error) {
 	f, err := os.Open(l.Path)
 	if err != nil {
 		return scanned{}, logError(l.Path, err)
@@ -148,9 +149,9 @@ func (l *SessionLog) scan(st *State, now time.Time) (scanned, error) {
 	opts := sessionlog.Options{StartIndex: st.Scan.Index, StartOffset: st.Scan.Offset, Seen: st.Scan.Seen, SessionID: l.Session}
 	var res scanned
 	if l.Format == sessionlog.Native {
-		res, err = l.scanNative(f, st, opts)
+		res, err = l.scanNative(bounded(f, st.Scan.Offset, until), st, opts, until)
 	} else {
-		res, err = l.scanForeign(f, st, opts)
+		res, err = l.scanForeign(bounded(f, st.Scan.Offset, until), st, opts)
 	}
 	if err != nil {
 		return scanned{}, err
@@ -176,13 +177,21 @@ func (l *SessionLog) scanForeign(f io.Reader, st *State, opts sessionlog.Options
 
 // scanNative also finds pointers in the log: a native log carries its own
 // (an extension entry), which wins over what this machine remembers.
-func (l *SessionLog) scanNative(f io.Reader, st *State, opts sessionlog.Options) (scanned, error) {
-	return l.scanNativeAfter(f, st, opts, st.Scan.Index)
+func (l *SessionLog) scanNative(f io.Reader, st *State, opts sessionlog.Options, until int64) (scanned, error) {
+	return l.scanNativeAfter(f, st, opts, st.Scan.Index, until)
+}
+
+// bounded reads f, positioned at offset, up to byte until (0: to the end).
+func bounded(f io.Reader, offset, until int64) io.Reader {
+	if until <= 0 {
+		return f
+	}
+	return io.LimitReader(f, max(0, until-offset))
 }
 
 // scanNativeAfter scans from opts' position; the ledger reading counts only
 // lines after ledgerAfter, which an earlier scan has not counted.
-func (l *SessionLog) scanNativeAfter(f io.Reader, st *State, opts sessionlog.Options, ledgerAfter int) (scanned, error) {
+func (l *SessionLog) scanNativeAfter(f io.Reader, st *State, opts sessionlog.Options, ledgerAfter int, until int64) (scanned, error) {
 	r := sessionlog.NewReader(f, l.Format, opts)
 	res := scanned{from: ledgerAfter + 1}
 	type usage struct {
@@ -211,7 +220,7 @@ func (l *SessionLog) scanNativeAfter(f io.Reader, st *State, opts sessionlog.Opt
 					// from it (once; the log is the authority).
 					st.Pointer = Position{Index: p.Through, Offset: p.Offset}
 					st.Scan = Scan{Position: st.Pointer}
-					return l.rescanFromPointer(st, ledgerAfter)
+					return l.rescanFromPointer(st, ledgerAfter, until)
 				}
 				st.Pointer = Position{Index: p.Through, Offset: p.Offset}
 				st.Scan.Tokens, st.Scan.Calls = 0, 0
@@ -244,7 +253,7 @@ func (l *SessionLog) scanNativeAfter(f io.Reader, st *State, opts sessionlog.Opt
 // rescanFromPointer counts the tokens after a pointer found behind the
 // scan position. The ledger reading counts only lines after ledgerAfter,
 // where the scan that found the pointer began: the ledger has the rest.
-func (l *SessionLog) rescanFromPointer(st *State, ledgerAfter int) (scanned, error) {
+func (l *SessionLog) rescanFromPointer(st *State, ledgerAfter int, until int64) (scanned, error) {
 	f, err := os.Open(l.Path)
 	if err != nil {
 		return scanned{}, logError(l.Path, err)
@@ -254,7 +263,7 @@ func (l *SessionLog) rescanFromPointer(st *State, ledgerAfter int) (scanned, err
 		return scanned{}, fmt.Errorf("read session log %s: %w", l.Path, err)
 	}
 	opts := sessionlog.Options{StartIndex: st.Scan.Index, StartOffset: st.Scan.Offset, SessionID: l.Session}
-	return l.scanNativeAfter(f, st, opts, ledgerAfter)
+	return l.scanNativeAfter(bounded(f, st.Scan.Offset, until), st, opts, ledgerAfter, until)
 }
 
 // guardHolds tells whether the bytes before pos still have the digest
@@ -272,6 +281,16 @@ func guardHolds(f *os.File, pos Position, guard string) (bool, error) {
 	}
 	g, err := guardAt(f, pos.Offset)
 	return err == nil && g == guard, err
+}
+
+// guardOf is the guard of the bytes before offset of the log.
+func (l *SessionLog) guardOf(offset int64) (string, error) {
+	f, err := os.Open(l.Path)
+	if err != nil {
+		return "", logError(l.Path, err)
+	}
+	defer f.Close()
+	return guardAt(f, offset)
 }
 
 func guardAt(f *os.File, offset int64) (string, error) {

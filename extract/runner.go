@@ -55,6 +55,12 @@ type Runner struct {
 type RunOptions struct {
 	Force   bool // run even below the threshold (once, when there is anything new)
 	MaxRuns int  // at most this many runs, when the threshold is met again after one
+	// Until, when positive, bounds the run at a byte offset of the log:
+	// only the complete lines ending at or before it are checked and
+	// extracted, whatever was appended since. A hook before a compaction
+	// passes the log's size at that moment, so that the run covers the
+	// history as it was, whenever it runs; the next run covers the rest.
+	Until int64
 }
 
 // Report is what a check or a run found and did: the state of the log
@@ -166,14 +172,15 @@ func (r *Runner) run(ctx context.Context, o RunOptions, check bool) (Report, err
 	var provider llm.Provider
 	var label string
 	for i := 0; ; i++ {
-		if err := r.scan(&st); err != nil {
+		work, err := r.scanFor(&st, o.Until)
+		if err != nil {
 			return rep, err
 		}
-		rep.After = stateOf(st, r.Threshold)
+		rep.After = stateOf(*work, r.Threshold)
 		if i == 0 {
 			rep.Status = rep.After // what the run found
 		}
-		due := rep.After.Due || o.Force && i == 0 && st.Scan.Index > st.Pointer.Index
+		due := rep.After.Due || o.Force && i == 0 && work.Scan.Index > work.Pointer.Index
 		if check || !due || i >= o.MaxRuns {
 			return rep, nil
 		}
@@ -187,7 +194,7 @@ func (r *Runner) run(ctx context.Context, o RunOptions, check bool) (Report, err
 				return rep, err
 			}
 		}
-		run, err := r.extractOnce(ctx, &st, provider, label)
+		run, err := r.extractOnce(ctx, work, &st, provider, label)
 		if err != nil {
 			return rep, err
 		}
@@ -199,9 +206,33 @@ func stateOf(st State, threshold int64) Status {
 	return Status{Pointer: st.Pointer.Index, Tokens: st.Scan.Tokens, Calls: st.Scan.Calls, Due: st.Due(threshold)}
 }
 
-// scan reads what is new in the log, feeds the ledger and saves the state.
-func (r *Runner) scan(st *State) error {
-	res, err := r.Log.scan(st, r.Now())
+// scanFor scans the log for a run bounded at until (0: no bound) and
+// returns the state the run works on: st itself, or, when an earlier scan
+// read past the bound, its part from the pointer to the bound, rescanned
+// without the ledger (which counted those lines then).
+func (r *Runner) scanFor(st *State, until int64) (*State, error) {
+	if until <= 0 || st.Scan.Offset <= until {
+		return st, r.scan(st, until)
+	}
+	part := State{Version: st.Version, Format: st.Format, Session: st.Session, Log: st.Log, Pointer: st.Pointer, Scan: Scan{Position: st.Pointer}}
+	if st.Pointer.Offset >= until {
+		return &part, nil
+	}
+	guard, err := r.Log.guardOf(st.Pointer.Offset)
+	if err != nil {
+		return nil, err
+	}
+	part.Scan.Guard = guard
+	if _, err := r.Log.scan(&part, r.Now(), until); err != nil {
+		return nil, err
+	}
+	return &part, nil
+}
+
+// scan reads what is new in the log up to until (0: to the end), feeds
+// the ledger and saves the state.
+func (r *Runner) scan(st *State, until int64) error {
+	res, err := r.Log.scan(st, r.Now(), until)
 	if err != nil {
 		return err
 	}
@@ -218,10 +249,12 @@ func (r *Runner) scan(st *State) error {
 	return r.saveState(*st, false)
 }
 
-// extractOnce extracts everything between the pointer and the scan
-// position, makes the staging file durable, then moves the pointer.
-func (r *Runner) extractOnce(ctx context.Context, st *State, provider llm.Provider, label string) (RunReport, error) {
-	entries, err := r.Log.readRange(*st)
+// extractOnce extracts everything between work's pointer and its scan
+// position, makes the staging file durable, then moves the pointer and
+// saves st: work itself, or the whole state work is the bounded part of
+// (scanFor), which keeps its scan and the tokens after the part.
+func (r *Runner) extractOnce(ctx context.Context, work, st *State, provider llm.Provider, label string) (RunReport, error) {
+	entries, err := r.Log.readRange(*work)
 	if err != nil {
 		return RunReport{}, err
 	}
@@ -232,7 +265,7 @@ func (r *Runner) extractOnce(ctx context.Context, st *State, provider llm.Provid
 			return RunReport{}, &PointerKeptError{Err: err}
 		}
 	}
-	run := RunReport{From: st.Pointer.Index + 1, To: st.Scan.Index, ModelCalls: res.Calls, Splits: res.Splits, Usage: res.Usage,
+	run := RunReport{From: work.Pointer.Index + 1, To: work.Scan.Index, ModelCalls: res.Calls, Splits: res.Splits, Usage: res.Usage,
 		Decisions: len(res.Activity.Decisions), Discussions: len(res.Activity.Discussions), Attempts: len(res.Activity.Attempts), Requests: len(res.Activity.Requests)}
 	var id string
 	if !res.Activity.Empty() {
@@ -241,7 +274,13 @@ func (r *Runner) extractOnce(ctx context.Context, st *State, provider llm.Provid
 		}
 		run.Staging = record.DisplayPath(record.StagingDir + "/" + id + ".json")
 	}
-	st.MovePointer()
+	if work != st {
+		st.Pointer = work.Scan.Position
+		st.Scan.Tokens = max(0, st.Scan.Tokens-work.Scan.Tokens)
+		st.Scan.Calls = max(0, st.Scan.Calls-work.Scan.Calls)
+	} else {
+		st.MovePointer()
+	}
 	if err := r.saveState(*st, true); err != nil {
 		return run, err
 	}
@@ -279,7 +318,7 @@ func (r *Runner) Preview() (Preview, error) {
 	if err != nil {
 		return Preview{}, err
 	}
-	if _, err := r.Log.scan(&st, r.Now()); err != nil {
+	if _, err := r.Log.scan(&st, r.Now(), 0); err != nil {
 		return Preview{}, err
 	}
 	p := Preview{Session: r.Log.Session, Pointer: st.Pointer.Index, Through: st.Scan.Index}

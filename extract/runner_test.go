@@ -259,3 +259,62 @@ func TestStagingUsage(t *testing.T) {
 		t.Errorf("ListStaging = %v, %v; want %v (what consolidation consumes, in ID order)", list, err, want)
 	}
 }
+
+// TestRunnerUntil: a run bounded at a byte offset (a PreCompact hook's
+// view of the log) covers only the complete lines before it, whatever was
+// appended since and whenever it runs; the next unbounded run covers the
+// rest. A bound behind the scan position (another run read further
+// first) still ends the run there, and the ledger counts no line twice.
+func TestRunnerUntil(t *testing.T) {
+	lines := strings.SplitAfter(nativeLog, "\n")
+	bound := int64(len(lines[0]) + len(lines[1]) + len(lines[2])) // through the first answer
+	for _, tc := range []struct {
+		name      string
+		scanFirst bool // a check reads the whole log before the bounded run
+	}{
+		{"scan behind the bound", false},
+		{"scan past the bound", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newRunnerFixture(t, decisionAnswer("idempotency key"))
+			f.r.Threshold = 10000
+			if tc.scanFirst {
+				if _, err := f.r.Check(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rep, err := f.r.Run(context.Background(), RunOptions{MaxRuns: 4, Until: bound})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Runs) != 1 || rep.Runs[0].From != 1 || rep.Runs[0].To != 3 {
+				t.Fatalf("bounded run: %+v; want one run over entries 1-3", rep.Runs)
+			}
+			if len(f.model.reqs) != 1 || strings.Contains(requestText(f.model.reqs[0]), "the key is the request id") {
+				t.Errorf("the bounded run sent an entry past the bound")
+			}
+			rep, err = f.r.Run(context.Background(), RunOptions{MaxRuns: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// (through 5: the native log got the bounded run's pointer line)
+			if len(rep.Runs) != 1 || rep.Runs[0].From != 4 || rep.Runs[0].To != 5 || !strings.Contains(requestText(f.model.reqs[1]), "the key is the request id") {
+				t.Fatalf("the next run: %+v; want one run from entry 4", rep.Runs)
+			}
+			var ledger int64
+			for _, tk := range f.ticks {
+				ledger += tk.Tokens
+			}
+			if ledger != 24500 {
+				t.Errorf("ledger counted %d tokens (%+v); want 24500, each line once", ledger, f.ticks)
+			}
+			// a bound at or behind the pointer: nothing to do
+			rep, err = f.r.Run(context.Background(), RunOptions{MaxRuns: 4, Until: bound})
+			if err != nil || len(rep.Runs) != 0 || rep.Due {
+				t.Errorf("a bound behind the pointer: %+v, %v; want nothing to do", rep, err)
+			}
+		})
+	}
+}
+
+func requestText(req llm.Request) string { return llm.PromptText(req) }

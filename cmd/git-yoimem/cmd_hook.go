@@ -50,6 +50,8 @@ Findings print compiler style; exit 1 refuses the commit or push.`,
 				return runPreCommit(c.Context, env, g)
 			case "pre-push":
 				return runPrePush(c.Context, env, g, opts)
+			case "claude-code", "codex":
+				return runAgentHook(c.Context, env, g, opts.name, opts.args)
 			}
 			return choiceError("hook", opts.name, []string{"pre-commit", "pre-push"}, "git yoimem hook")
 		},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/yoimem/git-yoimem/consolidate"
+	"github.com/yoimem/git-yoimem/consolidate/setup"
 	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/workspace"
 )
@@ -59,9 +60,8 @@ func extractThenConsolidate(ctx context.Context, env Env, w *workspace.Workspace
 // the thresholds, with the engine the configuration names; nil when it
 // is not due.
 func consolidateIfDue(ctx context.Context, env Env, w *workspace.Workspace, dir string) (*consolidation, error) {
-	files, bytes := thresholds(w)
-	b, err := consolidate.Due(dir, files, bytes)
-	if err != nil || !b.Due {
+	due, err := setup.StagingDue(w, dir)
+	if err != nil || !due {
 		return nil, err
 	}
 	limitMemory(env)
@@ -69,12 +69,8 @@ func consolidateIfDue(ctx context.Context, env Env, w *workspace.Workspace, dir 
 	if err != nil {
 		return nil, err
 	}
-	choice, err := chooseEngine(w, "", "")
-	if err != nil {
-		return nil, err
-	}
 	p := newProgress(env)
-	e, err := openEngine(w, choice, p)
+	e, err := openEngine(w, setup.DefaultEngine(w), p)
 	if err != nil {
 		return nil, err
 	}

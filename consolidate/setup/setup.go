@@ -152,3 +152,49 @@ func NewRunner(w *workspace.Workspace, branch *gitstore.MemoryBranch, e consolid
 func Thresholds(w *workspace.Workspace) (files int, bytes int64) {
 	return int(w.Config.Int(config.KeyConsolidateStagingFiles)), w.Config.Int(config.KeyConsolidateStagingBytes)
 }
+
+// DefaultEngine is the engine a triggered run uses (no flag chooses):
+// llm when yoimem.consolidate.model is set, else rules.
+func DefaultEngine(w *workspace.Workspace) Engine {
+	if w.Model(config.KeyConsolidateModel, "") != "" {
+		return Engine{Name: EngineLLM}
+	}
+	return Engine{Name: EngineRules}
+}
+
+// StagingDue tells whether the staging in dir reaches the workspace's
+// thresholds (Thresholds): the consolidation trigger's test.
+func StagingDue(w *workspace.Workspace, dir string) (bool, error) {
+	files, bytes := Thresholds(w)
+	b, err := consolidate.Due(dir, files, bytes)
+	return b.Due, err
+}
+
+// TriggerOptions are a triggered run's seams and bound.
+type TriggerOptions struct {
+	Engine  EngineOptions
+	Runner  RunnerOptions
+	MaxRuns int // at most this many runs while the staging left is due
+}
+
+// RunIfDue is the consolidation trigger (docs/consolidate.md, "Running
+// it") as a process with no terminal runs it: when the workspace's
+// staging is due, consolidation with DefaultEngine, at most o.MaxRuns
+// runs. Not due: no reports, due false. Another run holding the lock is
+// a *consolidate.BusyError.
+func RunIfDue(ctx context.Context, w *workspace.Workspace, o TriggerOptions) (reps []consolidate.Report, due bool, err error) {
+	if due, err = StagingDue(w, w.StagingDir()); err != nil || !due {
+		return nil, due, err
+	}
+	branch, err := MemoryBranch(ctx, w)
+	if err != nil {
+		return nil, true, err
+	}
+	e, err := OpenEngine(w, DefaultEngine(w), o.Engine)
+	if err != nil {
+		return nil, true, err
+	}
+	files, bytes := Thresholds(w)
+	reps, err = NewRunner(w, branch, e, o.Runner).Run(ctx, max(1, o.MaxRuns), files, bytes)
+	return reps, true, err
+}

@@ -48,6 +48,9 @@ func forbidden() map[string][]string {
 		"agent":            {"agent/...", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
 		"agent/claudecode": {"agent/codex", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
 		"agent/codex":      {"agent/claudecode", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
+		// the hooks' answers and background run: the workspace and the
+		// runners, never an agent's encoding, the front ends or the SDKs
+		"agent/handler": {"agent/claudecode", "agent/codex", "mcp/...", "hooks/...", "eval/...", "llm/apis"},
 		// helpers; the catalog caches memory's examinations of records
 		"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
 	}
@@ -178,7 +181,7 @@ func TestRulesFor(t *testing.T) {
 	for rel, want := range map[string]string{
 		"record": "record", "consolidate": "consolidate", "consolidate/rules": "consolidate/rules",
 		"internal/lockfile": "internal/...", "hooks/check": "hooks/check", "cmd/git-yoimem": "",
-		"agent": "agent", "agent/claudecode": "agent/claudecode", "agent/codex": "agent/codex",
+		"agent": "agent", "agent/claudecode": "agent/claudecode", "agent/codex": "agent/codex", "agent/handler": "agent/handler",
 	} {
 		if got, _ := rulesFor(rel); got != want {
 			t.Errorf("rulesFor(%s) = %s; want %s", rel, got, want)

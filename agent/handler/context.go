@@ -1,0 +1,163 @@
+package handler
+
+import (
+	"strings"
+
+	"github.com/yoimem/git-yoimem/agent"
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/metrics"
+	"github.com/yoimem/git-yoimem/record"
+	"github.com/yoimem/git-yoimem/workspace"
+)
+
+// contextHint ends the notice of what the cap left out.
+const contextHint = "run `git yoimem context` to read it all"
+
+// sessionStart is the always-on context, as `git yoimem context` prints
+// it, built within the smaller of the context budget and the agent's
+// cap, so that descriptions are left out whole and named; recorded as
+// the session's context cost. A summary alone over that is kept as far
+// as it fits, with a line naming the rest (Context.Fit), and no
+// description is recorded.
+func sessionStart(w *workspace.Workspace, ev agent.Event, o Options) (agent.Response, error) {
+	dirs := []string{record.SummaryPath, record.KnowledgeDir}
+	loaded := w.OpenCatalogAsync(true, dirs...)
+	snap, err := w.Snapshot(dirs...)
+	cat := <-loaded
+	if err != nil {
+		return agent.Response{}, err
+	}
+	defer cat.Save()
+	budget := int(w.Config.Int(config.KeyContextBudgetChars))
+	if o.Cap > 0 && (budget <= 0 || budget > o.Cap) {
+		budget = o.Cap
+	}
+	res, err := fitContext(snap, budget, o.Cap, cat.Examiner(snap))
+	if err != nil {
+		whole, werr := memory.Context(snap, 0, cat.Examiner(snap))
+		if werr != nil {
+			return agent.Response{}, werr
+		}
+		o.logf("%v; the context is cut to the agent's cap", err)
+		return agent.Response{Context: agent.Context{Summary: whole.Text, Hint: contextHint}}, nil
+	}
+	if s := usageSession(ev, o); s != "" {
+		if err := w.RecordInjections(s, res); err != nil {
+			o.logf("usage not recorded: %v", err)
+		}
+	}
+	return agent.Response{Context: agent.Context{Summary: res.Text, Hint: contextHint}}, nil
+}
+
+// fitContext is memory.Context within budget, and within limit as agents
+// count (agent.Len): the line naming the descriptions left out can
+// overshoot the budget memory.Context reserves for it, so the budget is
+// lowered by the overshoot until the text fits (a few rounds at most:
+// each leaves out more descriptions).
+func fitContext(snap record.Snapshot, budget, limit int, examine memory.Examiner) (memory.ContextResult, error) {
+	res, err := memory.Context(snap, budget, examine)
+	for range 4 {
+		over := agent.Len(res.Text) - limit
+		if err != nil || limit <= 0 || over <= 0 {
+			break
+		}
+		budget -= over
+		res, err = memory.Context(snap, budget, examine)
+	}
+	return res, err
+}
+
+// mayInvoke tells whether a prompt may invoke a record: a # anywhere, or
+// a /slug command first. Most prompts do neither and cost nothing.
+func mayInvoke(prompt string) bool {
+	if strings.IndexByte(prompt, '#') >= 0 {
+		return true
+	}
+	_, ok := memory.SlashCommand([]byte(prompt))
+	return ok
+}
+
+// userPrompt is the prompt's #slug (and leading /slug) expansions as
+// context, one part per record (the cap leaves out the last ones whole
+// and names them), after a line for each slug not expanded; each record
+// expanded is an invoke of the session.
+func userPrompt(w *workspace.Workspace, ev agent.Event, o Options) (agent.Response, error) {
+	// Only the records the prompt names are listed: a knowledge directory
+	// of thousands of files costs milliseconds to list, in front of the
+	// user.
+	paths := invokedPaths(ev.Prompt)
+	if len(paths) == 0 {
+		return agent.Response{}, nil // a # that is no reference
+	}
+	snap, err := w.Snapshot(paths...)
+	if err != nil {
+		return agent.Response{}, err
+	}
+	ex, err := memory.Expand(snap, []byte(ev.Prompt))
+	if err != nil {
+		// A record over the size limit: said, never left out silently.
+		return agent.Response{Context: agent.Context{Summary: "[git-yoimem: not expanded: " + err.Error() + "]"}}, nil
+	}
+	var notes []string
+	for _, s := range ex.Unknown {
+		notes = append(notes, "[git-yoimem: "+invoked(ex, s)+": no such knowledge record]")
+	}
+	for _, s := range ex.Refused {
+		notes = append(notes, "[git-yoimem: "+invoked(ex, s)+": not expanded (user_invocable: false)]")
+	}
+	c := agent.Context{Summary: strings.Join(notes, "\n"), Hint: "read them with the knowledge_read tool or `git yoimem show SLUG`"}
+	for _, s := range ex.Expanded {
+		one, err := memory.Expand(snap, []byte("#"+s))
+		if err != nil {
+			return agent.Response{}, err
+		}
+		c.Parts = append(c.Parts, agent.Part{Name: invoked(ex, s), Text: strings.TrimLeft(one.Blocks, "\n")})
+	}
+	recordExpansion(w, ev, o, ex)
+	return agent.Response{Context: c}, nil
+}
+
+// invokedPaths are the knowledge records a prompt may invoke: its #slug
+// references and a leading /slug, .yoi/-relative.
+func invokedPaths(prompt string) []string {
+	var paths []string
+	if slug, ok := memory.SlashCommand([]byte(prompt)); ok {
+		paths = append(paths, knowledgePath(slug))
+	}
+	for _, r := range record.Refs([]byte(prompt)) {
+		paths = append(paths, knowledgePath(r.Slug))
+	}
+	return paths
+}
+
+// invoked is a slug as the prompt invoked it: /slug or #slug.
+func invoked(ex memory.Expansion, slug string) string {
+	if slug == ex.Slash {
+		return "/" + slug
+	}
+	return "#" + slug
+}
+
+// recordExpansion journals each record expanded as an invoke of the
+// session, as `git yoimem expand` does: "slash" for /slug, "slug" for
+// #slug.
+func recordExpansion(w *workspace.Workspace, ev agent.Event, o Options, ex memory.Expansion) {
+	s := usageSession(ev, o)
+	if s == "" || len(ex.Expanded) == 0 {
+		return
+	}
+	var slugs []string
+	for _, slug := range ex.Expanded {
+		if slug == ex.Slash {
+			if err := w.RecordUse(s, metrics.HowSlash, knowledgePath(slug)); err != nil {
+				o.logf("usage not recorded: %v", err)
+			}
+			continue
+		}
+		slugs = append(slugs, knowledgePath(slug))
+	}
+	if err := w.RecordUse(s, metrics.HowSlug, slugs...); err != nil {
+		o.logf("usage not recorded: %v", err)
+	}
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Agent hook benchmarks: `git yoimem hook claude-code <event>` as Claude
+# Code runs it (the binary itself, its payload on stdin), on the generated
+# 10,000-record corpus with a 50 MB Claude Code transcript, each event
+# BENCH_RUNS times; prints the median and peak RSS per event. Targets
+# (issue 12): every handler under 100 ms median; session-start,
+# user-prompt-submit and pre-tool-use under 30 ms. The turn-ending events
+# start a detached background run each time (the extract check of the
+# transcript, no model: the threshold is out of reach); only the hook's
+# own time is measured. The script reports; it does not judge. See
+# bench/README.md.
+set -euo pipefail
+
+# shellcheck source=bench/lib.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+
+MB=${BENCH_TRANSCRIPT_MB:-50}
+
+bench_init
+bench_build
+bench_isolate
+bench_corpus
+git -C "$BENCH_REPO" config yoimem.extract.tokenThreshold 1000000000000
+
+log=$BENCH_TMP/transcript.jsonl
+gentranscript -o "$log" -mb "$MB" -tool-heavy -seed "$BENCH_SEED" >/dev/null
+log_bytes=$(wc -c <"$log")
+log_bytes=${log_bytes//[[:space:]]/}
+session=00893aaf-19fa-41d2-8238-13269b9b3ca0
+slug=$(find "$BENCH_REPO/.yoi/knowledge" -name '*.md' -print -quit)
+slug=$(basename -- "$slug" .md)
+
+# payload EVENT [EXTRA-JSON-FIELDS] writes the hook input to $BENCH_TMP/EVENT.json
+payload() {
+	printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"%s"%s}\n' \
+		"$session" "$log" "$BENCH_REPO" "$1" "${2:-}" >"$BENCH_TMP/$1.json"
+}
+payload SessionStart ',"source":"startup"'
+payload UserPromptSubmit ",\"prompt\":\"fix the retries, see #$slug\""
+payload PreToolUse ',"tool_name":"Bash","tool_input":{"command":"echo x >> .yoi/memory/summary.md"}'
+payload Stop
+payload PreCompact ',"trigger":"auto"'
+payload SessionEnd ',"reason":"prompt_input_exit"'
+
+printf 'corpus: %s records, %s bytes; transcript: %s bytes (tool-heavy Claude Code)\n' "$BENCH_RECORDS" "$BENCH_BYTES" "$log_bytes"
+for pair in session-start:SessionStart user-prompt-submit:UserPromptSubmit pre-tool-use:PreToolUse stop:Stop pre-compact:PreCompact session-end:SessionEnd; do
+	arg=${pair%%:*} event=${pair#*:}
+	bench_timeit 0 "$BENCH_REPO" sh -c 'exec git-yoimem hook claude-code "$1" <"$2" >/dev/null' sh "$arg" "$BENCH_TMP/$event.json"
+	printf 'hook claude-code %s: median %s ms, min %s ms, peak RSS %s MiB\n' "$arg" "$(bench_ms "$TIME_MEDIAN_MS")" "$(bench_ms "$TIME_MIN_MS")" "$(bench_mib "$TIME_RSS_KIB")"
+done
+bench_timeit 0 "$BENCH_REPO" sh -c 'exec git-yoimem --version >/dev/null'
+printf 'starting git-yoimem at all (--version, through sh): median %s ms\n' "$(bench_ms "$TIME_MEDIAN_MS")"
+# let the background runs finish before the temp dir goes
+for _ in $(seq 1 600); do
+	pgrep -f "hook claude-code background" >/dev/null || break
+	sleep 0.1
+done

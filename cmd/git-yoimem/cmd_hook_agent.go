@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/yoimem/git-yoimem/agent"
+	"github.com/yoimem/git-yoimem/agent/claudecode"
+	"github.com/yoimem/git-yoimem/agent/handler"
+	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/workspace"
+)
+
+// `git yoimem hook <agent> <event>`: an agent's hook. It reads the hook's
+// input on stdin, answers through agent/handler and writes the agent's
+// output shape. It never fails the agent: whatever goes wrong (no
+// repository, no .yoi/, a malformed or huge input) is an empty answer
+// with exit 0, and the reason goes to the agent's log (stderr when there
+// is no repository to hold one). `git yoimem hook <agent> background …`
+// is the detached run the turn-ending events start.
+
+// agentHook is how one agent's hooks are read and answered.
+type agentHook struct {
+	decode func(r io.Reader, limit int64) (agent.Event, error)
+	encode func(agent.Event, agent.Response) (stdout []byte, exitCode int)
+	cap    int    // the agent's cap on a hook's text output
+	format string // its transcripts' format, for extract
+}
+
+// agentHookFor is the agent named on the command line; ok is false for
+// one this build does not answer yet.
+func agentHookFor(name string) (agentHook, bool) {
+	switch name {
+	case "claude-code":
+		return agentHook{decode: claudecode.Decode, encode: claudecode.Encode, cap: claudecode.OutputCap, format: "claude-code"}, true
+	}
+	return agentHook{}, false
+}
+
+func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, args []string) error {
+	h, ok := agentHookFor(name)
+	if !ok {
+		warnf(env.Stderr, "hook %s: this build has no %s integration; nothing done", name, name)
+		return nil
+	}
+	if len(args) == 0 {
+		return usageError("hook %s needs an event, e.g. git yoimem hook %s session-start", name, name)
+	}
+	if args[0] == handler.BackgroundArg {
+		return runAgentBackground(ctx, env, g, name, h, args[1:])
+	}
+	ev, derr := h.decode(env.Stdin, 0)
+	w, werr := hookWorkspace(ctx, env, g, ev.Cwd)
+	logf := func(format string, a ...any) {
+		if w == nil {
+			warnf(env.Stderr, "hook %s %s: %s", name, args[0], fmt.Sprintf(format, a...))
+			return
+		}
+		handler.Logf(handler.LogFile(handler.StateDir(w), name), 0, env.Now(), quote.Value(ev.Session), "%s: %s", args[0], fmt.Sprintf(format, a...))
+	}
+	switch {
+	case derr != nil:
+		logf("%v; answered with nothing", derr)
+		return nil
+	case werr != nil:
+		logf("%v; answered with nothing", werr)
+		return nil
+	}
+	resp, err := handler.Handle(ctx, w, ev, handler.Options{
+		Agent: name, Cap: h.cap, Spawn: spawner(env, w, name).Spawn,
+		Log: func(msg string) { logf("%s", msg) },
+	})
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
+		logf("%v; answered with nothing", err)
+	}
+	out, code := h.encode(ev, resp)
+	if _, err := env.Stdout.Write(out); err != nil {
+		// The agent stopped reading: nobody to answer, and no exit code
+		// of ours may read as a block.
+		logf("write the answer: %v", err)
+		return nil
+	}
+	if code != 0 {
+		return &exitError{code: code, err: errors.New(resp.Reason)}
+	}
+	return nil
+}
+
+// hookWorkspace opens the workspace of the agent's working directory
+// (the hook's own when the input names none).
+func hookWorkspace(ctx context.Context, env Env, g *globalOptions, cwd string) (*workspace.Workspace, error) {
+	e := workspaceEnv(env)
+	if cwd != "" && filepath.IsAbs(cwd) {
+		if fi, err := os.Stat(cwd); err == nil && fi.IsDir() {
+			e.Dir = cwd
+		}
+	}
+	e.Warn = nil // a hook's stderr is the agent's; config warnings are for commands
+	return workspace.Open(ctx, e, workspaceOptions(g))
+}
+
+// spawner starts background runs of this program from w's root.
+func spawner(env Env, w *workspace.Workspace, name string) handler.Spawner {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	s := handler.Spawner{Exe: exe, Dir: w.Root, Log: handler.LogFile(handler.StateDir(w), name)}
+	if env.Environ != nil {
+		s.Env = env.Environ()
+	}
+	return s
+}
+
+// runAgentBackground is the detached run a hook started: its output is
+// the agent's log. It answers nobody, so it fails only on a bad command
+// line.
+func runAgentBackground(ctx context.Context, env Env, g *globalOptions, name string, h agentHook, args []string) error {
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	job, err := handler.ParseJob(name, args)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	w, err := openWorkspace(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	limitMemory(env)
+	log := func(msg string) {
+		fmt.Fprintf(env.Stderr, "%s session %s: %s\n", env.Now().UTC().Format(time.RFC3339), quote.Value(job.Session), msg)
+	}
+	if err := handler.Run(ctx, w, job, handler.RunOptions{Format: h.format, MaxRuns: defaultMaxRuns, Now: env.Now, Log: log}); err != nil {
+		log(err.Error())
+		return cannotRun(err)
+	}
+	return nil
+}
