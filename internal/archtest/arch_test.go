@@ -45,7 +45,10 @@ func forbidden() map[string][]string {
 		"eval":              {"mcp/...", "hooks/...", "llm/apis"},
 		// agent integrations: pure events, responses and settings merges;
 		// what the hooks do with them is the command's wiring
-		"agent":            {"agent/...", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
+		"agent": {"agent/...", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
+		// which files an agent's setup writes, and writing them: the
+		// agents' pure merges, no workspace or git
+		"agent/setup":      {"memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
 		"agent/claudecode": {"agent/codex", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
 		// helpers; the catalog caches memory's examinations of records
 		"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
