@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,10 @@ import (
 
 	"github.com/yoimem/git-yoimem/agent/claudecode"
 )
+
+// ErrNoHome: the local or user scope's files are under HOME, which is
+// not set.
+var ErrNoHome = errors.New("HOME is not set to an absolute directory")
 
 // Scope is where an agent's settings live.
 type Scope string
@@ -80,6 +85,7 @@ type File struct {
 // and `git yoimem hook <agent>` spell it) and its files per scope.
 type Agent struct {
 	Name   string
+	Title  string // as messages name it: Claude Code
 	Scopes []Scope
 	files  func(sc Scope, loc Locations) ([]File, error)
 }
@@ -92,7 +98,7 @@ func (a Agent) Files(sc Scope, loc Locations) ([]File, error) {
 	}
 	if sc == User || needsHome(a, sc) {
 		if loc.Home == "" || !filepath.IsAbs(loc.Home) {
-			return nil, fmt.Errorf("HOME is not set to an absolute directory: the %s scope's files are under it", sc)
+			return nil, fmt.Errorf("%w: the %s scope's files are under it", ErrNoHome, sc)
 		}
 	}
 	return a.files(sc, loc)
@@ -133,7 +139,7 @@ const ClaudeCode = "claude-code"
 // top (project), ~/.claude.json under projects["<top>"] (local) or at its
 // top level (user).
 func claudeCode() Agent {
-	return Agent{Name: ClaudeCode, Scopes: Scopes(), files: claudeFiles}
+	return Agent{Name: ClaudeCode, Title: "Claude Code", Scopes: Scopes(), files: claudeFiles}
 }
 
 func claudeFiles(sc Scope, loc Locations) ([]File, error) {
