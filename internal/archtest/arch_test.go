@@ -50,6 +50,8 @@ func forbidden() map[string][]string {
 		// agents' pure merges, no workspace or git
 		"agent/setup":      {"memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
 		"agent/claudecode": {"agent/codex", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
+		// doctor reads what the runners and the setup leave; it runs none
+		"doctor": {"mcp/...", "llm/apis", "consolidate/agent", "consolidate/rules", "consolidate/setup", "extract", "eval/...", "agent/claudecode", "agent/codex"},
 		// helpers; the catalog caches memory's examinations of records
 		"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
 	}
