@@ -9,63 +9,76 @@ import (
 	"github.com/yoimem/git-yoimem/agent/setup"
 )
 
+// agentVerdict is one agent's check before it is known whether another
+// agent is set up.
+type agentVerdict struct {
+	name, detail, fix string
+	current           bool // current in some scope, and nothing wrong anywhere
+	nowhere           bool // set up in no scope, nothing wrong anywhere
+}
+
 // checkAgents reads every agent's setup in every scope. An agent set up
 // nowhere is a problem only when no agent is set up at all (one agent
-// is enough); one that is outdated or unreadable anywhere is a problem.
+// is enough); one outdated or unreadable in any scope is a problem.
 func checkAgents(_ context.Context, in Input, r *Report) error {
 	loc := setup.Locations{Top: in.W.Repo.TopLevel, Home: in.Home}
-	type verdict struct {
-		name, detail, fix string
-		ok, setUp         bool
-	}
-	var vs []verdict
-	anySetUp := false
+	var vs []agentVerdict
+	anyCurrent := false
 	for _, a := range setup.Agents() {
-		v := verdict{name: a.Name}
-		var current, bad []string
-		for _, sc := range a.Scopes {
-			st, err := setup.StatusOf(a, sc, loc)
-			if errors.Is(err, setup.ErrNoHome) {
-				continue // nothing to look at without HOME
-			}
-			if err != nil {
-				return err
-			}
-			r.Agents = append(r.Agents, agentScope(st))
-			switch st.State() {
-			case setup.Current:
-				current = append(current, string(sc))
-			case setup.Outdated:
-				bad = append(bad, fmt.Sprintf("outdated in the %s scope (%s)", sc, filesIn(st, setup.Outdated, setup.Absent)))
-				v.fix = fmt.Sprintf("git yoimem install --agent %s --scope %s", a.Name, sc)
-			case setup.Broken:
-				bad = append(bad, fmt.Sprintf("cannot read its %s scope: %s", sc, brokenErr(st)))
-				v.fix = fmt.Sprintf("fix the file, then: git yoimem install --agent %s --scope %s", a.Name, sc)
-			}
+		v, err := agentCheck(a, loc, r)
+		if err != nil {
+			return err
 		}
-		v.setUp = len(current) > 0
-		anySetUp = anySetUp || v.setUp
-		switch {
-		case len(bad) > 0:
-			v.detail = strings.Join(bad, "; ")
-		case v.setUp:
-			v.ok, v.detail = true, "hooks and MCP server current in the "+strings.Join(current, ", ")+" scope"
-		default:
-			v.detail, v.fix = "not set up in any scope", "git yoimem install --agent "+a.Name
-		}
+		anyCurrent = anyCurrent || v.current
 		vs = append(vs, v)
 	}
 	for _, v := range vs {
 		switch {
-		case v.ok:
+		case v.current:
 			r.ok(v.name, v.detail)
-		case !v.setUp && v.fix == "git yoimem install --agent "+v.name && anySetUp:
+		case v.nowhere && anyCurrent:
 			r.ok(v.name, v.detail+" (another agent is)")
 		default:
 			r.problem(v.name, v.detail, v.fix)
 		}
 	}
 	return nil
+}
+
+func agentCheck(a setup.Agent, loc setup.Locations, r *Report) (agentVerdict, error) {
+	v := agentVerdict{name: a.Name}
+	var current, bad []string
+	for _, sc := range a.Scopes {
+		st, err := setup.StatusOf(a, sc, loc)
+		if errors.Is(err, setup.ErrNoHome) {
+			continue // without HOME there is nothing to look at
+		}
+		if err != nil {
+			return v, err
+		}
+		r.Agents = append(r.Agents, agentScope(st))
+		switch st.State() {
+		case setup.Current:
+			current = append(current, string(sc))
+		case setup.Outdated:
+			bad = append(bad, fmt.Sprintf("outdated in the %s scope (%s)", sc, filesIn(st, setup.Outdated, setup.Absent)))
+			v.fix = fmt.Sprintf("git yoimem install --agent %s --scope %s", a.Name, sc)
+		case setup.Broken:
+			bad = append(bad, fmt.Sprintf("cannot read its %s scope: %s", sc, brokenErr(st)))
+			v.fix = fmt.Sprintf("fix the file, then: git yoimem install --agent %s --scope %s", a.Name, sc)
+		}
+	}
+	switch {
+	case len(bad) > 0:
+		v.detail = strings.Join(bad, "; ")
+	case len(current) > 0:
+		v.current = true
+		v.detail = "hooks and MCP server current in the " + strings.Join(current, ", ") + " scope"
+	default:
+		v.nowhere = true
+		v.detail, v.fix = "not set up in any scope", "git yoimem install --agent "+a.Name
+	}
+	return v, nil
 }
 
 func agentScope(st setup.Status) AgentScope {
