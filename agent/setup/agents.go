@@ -73,6 +73,9 @@ type File struct {
 	Role Role
 	// Perm is the mode of a file created new.
 	Perm uint32
+	// Private: a file in the repository that must stay on this machine
+	// (git-ignored), as the local scope's settings.
+	Private bool
 
 	merge   func(old []byte, o Options) ([]byte, error)
 	unmerge func(old []byte) ([]byte, error)
@@ -162,9 +165,11 @@ func claudeFiles(sc Scope, loc Locations) ([]File, error) {
 		mcp.Path, mcp.Show = filepath.Join(loc.Top, ".mcp.json"), ".mcp.json"
 		return []File{settings(filepath.Join(loc.Top, ".claude", "settings.json"), ".claude/settings.json"), mcp}, nil
 	case Local:
+		local := settings(filepath.Join(loc.Top, ".claude", "settings.local.json"), ".claude/settings.local.json")
+		local.Private = true
 		mcp = inProject(mcp, loc.Top)
 		mcp.Path, mcp.Show, mcp.Perm = filepath.Join(loc.Home, ".claude.json"), "~/.claude.json", 0o600
-		return []File{settings(filepath.Join(loc.Top, ".claude", "settings.local.json"), ".claude/settings.local.json"), mcp}, nil
+		return []File{local, mcp}, nil
 	default:
 		mcp.Path, mcp.Show, mcp.Perm = filepath.Join(loc.Home, ".claude.json"), "~/.claude.json", 0o600
 		return []File{settings(filepath.Join(loc.Home, ".claude", "settings.json"), "~/.claude/settings.json"), mcp}, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/agent/setup"
+	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/udiff"
 )
 
@@ -76,6 +77,23 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 	return loc, nil
 }
 
+// warnNotIgnored warns about a file of the plan that should stay on this
+// machine but that git would commit.
+func warnNotIgnored(ctx context.Context, env Env, g *globalOptions, p *setup.Plan) {
+	for _, c := range p.Changes {
+		if !c.File.Private || (c.Action != setup.Create && c.Action != setup.Update) {
+			continue
+		}
+		w, err := locate(ctx, env, g)
+		if err != nil {
+			return
+		}
+		if ignored, err := gitstore.Ignored(ctx, w.Repo, c.File.Path); err == nil && !ignored {
+			warnf(env.Stderr, "%s is not ignored by git: add it to .gitignore (or .git/info/exclude) so that it stays on this machine", c.File.Show)
+		}
+	}
+}
+
 // runAgentSetup plans the install (or uninstall) of every agent first,
 // so that a file it cannot merge stops them all before any write, then
 // applies each plan and reports per file.
@@ -112,6 +130,9 @@ func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOption
 			return agentSetupError(err)
 		}
 		reportPlan(env, agents[i], p, install, o.write)
+		if install {
+			warnNotIgnored(ctx, env, g, p)
+		}
 	}
 	return nil
 }
