@@ -26,7 +26,7 @@ func newInstallCommand(env Env, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "install the pre-commit and pre-push hooks, or an agent's hooks and MCP server",
-		UsageText: "git yoimem install [--chain] [--print] [--force]\n   git yoimem install --agent claude-code|all [--scope project|local|user] [--write] [--print]",
+		UsageText: "git yoimem install [--chain] [--print] [--force]\ngit yoimem install --agent claude-code|all [--scope project|local|user] [--write] [--print]",
 		Description: `Writes small shell scripts as the pre-commit and pre-push hooks of this
 repository, in the directory git runs hooks from (core.hooksPath if set;
 linked worktrees share the main repository's). Each checks that
@@ -93,7 +93,7 @@ func newUninstallCommand(env Env, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:      "uninstall",
 		Usage:     "remove the hooks that 'git yoimem install' wrote",
-		UsageText: "git yoimem uninstall\n   git yoimem uninstall --agent claude-code|all [--scope project|local|user]",
+		UsageText: "git yoimem uninstall\ngit yoimem uninstall --agent claude-code|all [--scope project|local|user]",
 		Description: `Removes git-yoimem's pre-commit and pre-push hooks and puts back the
 hooks that 'git yoimem install --chain' had kept as <name>.yoimem-prev.
 Hooks that git-yoimem did not write are left alone. Running it again is
