@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
@@ -154,12 +155,17 @@ func change(f File, do step) (Change, error) {
 	return c, nil
 }
 
-// read reads a regular file, bounded; a missing file is !exists.
+// read reads a regular file, bounded; a missing file is !exists. It
+// looks before it opens: opening a FIFO would block until a writer came.
 func read(path string) ([]byte, fs.FileMode, bool, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, false, nil
+	} else if err != nil {
+		return nil, 0, false, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, 0, false, fmt.Errorf("not a regular file")
 	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, 0, false, err
 	}

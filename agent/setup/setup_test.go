@@ -305,3 +305,4 @@ func TestUserScopeNeedsHome(t *testing.T) {
 		}
 	}
 }
+
