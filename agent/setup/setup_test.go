@@ -305,4 +305,3 @@ func TestUserScopeNeedsHome(t *testing.T) {
 		}
 	}
 }
-
