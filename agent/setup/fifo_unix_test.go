@@ -46,3 +46,41 @@ func TestNotARegularFile(t *testing.T) {
 		})
 	}
 }
+
+// TestSymlinks: a link to a missing file is refused, not replaced by a
+// file; uninstall never removes a link's target, even when it is left
+// holding nothing.
+func TestSymlinks(t *testing.T) {
+	a, _ := Lookup(ClaudeCode)
+	t.Run("dangling", func(t *testing.T) {
+		tr := newTree(t)
+		link := filepath.Join(tr.top, ".mcp.json")
+		if err := os.Symlink(filepath.Join(tr.top, "gone.json"), link); err != nil {
+			t.Fatal(err)
+		}
+		_, err := PlanInstall(a, Project, tr.loc(), Options{})
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.File.Show != ".mcp.json" || !strings.Contains(err.Error(), "a symbolic link to a file that does not exist") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("uninstall keeps the target", func(t *testing.T) {
+		tr := newTree(t)
+		target := tr.write("dotfiles/mcp.json", "{}\n", 0o644)
+		link := filepath.Join(tr.top, ".mcp.json")
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		tr.install(Project, Options{})
+		p := tr.uninstall(Project)
+		if p.Changes[1].Action != Update {
+			t.Errorf(".mcp.json: %s, want update", p.Changes[1].Action)
+		}
+		if b, err := os.ReadFile(target); err != nil || string(b) != "{}\n" {
+			t.Errorf("target: %q, %v", b, err)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link is gone: %v", err)
+		}
+	})
+}

@@ -33,8 +33,9 @@ type Change struct {
 	File   File
 	Action Action
 	Old    []byte // nil when the file does not exist
-	New    []byte // nil when Remove
+	New    []byte // for Remove, the empty object that is left
 	target string // the file written: Path, or what a symlink at Path points to
+	link   bool   // Path is a symlink
 	mode   fs.FileMode
 }
 
@@ -104,7 +105,7 @@ func PlanUninstall(a Agent, sc Scope, loc Locations) (*Plan, error) {
 		case bytes.Equal(out, old):
 			return Unchanged, old, nil
 		case isEmptyObject(out):
-			return Remove, nil, nil
+			return Remove, out, nil
 		}
 		return Update, out, nil
 	})
@@ -118,6 +119,15 @@ func isEmptyObject(b []byte) bool {
 }
 
 type step func(f File, old []byte, exists bool) (Action, []byte, error)
+
+// keepLinks: a file behind a symbolic link is the user's (a dotfiles
+// manager's); uninstall empties it rather than remove it.
+func keepLinks(c Change) Change {
+	if c.link && c.Action == Remove {
+		c.Action = Update
+	}
+	return c
+}
 
 func plan(a Agent, sc Scope, loc Locations, do step) (*Plan, error) {
 	files, err := a.Files(sc, loc)
@@ -137,8 +147,13 @@ func plan(a Agent, sc Scope, loc Locations, do step) (*Plan, error) {
 
 func change(f File, do step) (Change, error) {
 	c := Change{File: f, target: f.Path, mode: fs.FileMode(f.Perm)}
-	if t, err := filepath.EvalSymlinks(f.Path); err == nil {
-		c.target = t // a dotfiles manager's link stays a link
+	if fi, err := os.Lstat(f.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// a dotfiles manager's link stays a link: its target is edited
+		t, err := filepath.EvalSymlinks(f.Path)
+		if err != nil {
+			return Change{}, &FileError{File: f, Err: fmt.Errorf("a symbolic link to a file that does not exist (%w)", err)}
+		}
+		c.target, c.link = t, true
 	}
 	old, mode, exists, err := read(c.target)
 	if err != nil {
@@ -152,7 +167,7 @@ func change(f File, do step) (Change, error) {
 		return Change{}, &FileError{File: f, Invalid: true, Err: err}
 	}
 	c.Action, c.New = act, content
-	return c, nil
+	return keepLinks(c), nil
 }
 
 // read reads a regular file, bounded; a missing file is !exists. It

@@ -190,10 +190,11 @@ func printPlans(env Env, plans []*setup.Plan) error {
 			if c.Old == nil {
 				from = "/dev/null"
 			}
-			if c.New == nil {
-				to = "/dev/null"
+			newContent := c.New
+			if c.Action == setup.Remove {
+				to, newContent = "/dev/null", nil
 			}
-			if _, err := fmt.Fprint(env.Stdout, udiff.Unified(filepath.ToSlash(from), filepath.ToSlash(to), c.Old, c.New, udiff.DefaultContext)); err != nil {
+			if _, err := fmt.Fprint(env.Stdout, udiff.Unified(filepath.ToSlash(from), filepath.ToSlash(to), c.Old, newContent, udiff.DefaultContext)); err != nil {
 				return err
 			}
 		}
