@@ -183,6 +183,7 @@ func TestRulesFor(t *testing.T) {
 		"record": "record", "consolidate": "consolidate", "consolidate/rules": "consolidate/rules",
 		"internal/lockfile": "internal/...", "hooks/check": "hooks/check", "cmd/git-yoimem": "",
 		"agent": "agent", "agent/claudecode": "agent/claudecode",
+		"agent/setup": "agent/setup", "doctor": "doctor",
 	} {
 		if got, _ := rulesFor(rel); got != want {
 			t.Errorf("rulesFor(%s) = %s; want %s", rel, got, want)
