@@ -11,6 +11,7 @@ import (
 	"github.com/yoimem/git-yoimem/agent/setup"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/udiff"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 // agentOptions are the flags of install and uninstall with --agent.
@@ -60,33 +61,30 @@ func resolveAgents(o agentOptions) ([]setup.Agent, setup.Scope, error) {
 }
 
 // agentLocations are where the scope's files are: the repository's top
-// level (not needed for the user scope) and HOME from the environment.
-func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Scope) (setup.Locations, error) {
+// level (not needed for the user scope: w is nil then) and HOME from the
+// environment.
+func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Scope) (setup.Locations, *workspace.Workspace, error) {
 	var loc setup.Locations
 	if env.Getenv != nil {
 		loc.Home = env.Getenv("HOME")
 	}
 	if sc == setup.User {
-		return loc, nil
+		return loc, nil, nil
 	}
 	w, err := locate(ctx, env, g)
 	if err != nil {
-		return loc, err
+		return loc, nil, err
 	}
 	loc.Top = w.Repo.TopLevel
-	return loc, nil
+	return loc, w, nil
 }
 
 // warnNotIgnored warns about a file of the plan that should stay on this
 // machine but that git would commit.
-func warnNotIgnored(ctx context.Context, env Env, g *globalOptions, p *setup.Plan) {
+func warnNotIgnored(ctx context.Context, env Env, w *workspace.Workspace, p *setup.Plan) {
 	for _, c := range p.Changes {
-		if !c.File.Private || (c.Action != setup.Create && c.Action != setup.Update) {
+		if w == nil || !c.File.Private || (c.Action != setup.Create && c.Action != setup.Update) {
 			continue
-		}
-		w, err := locate(ctx, env, g)
-		if err != nil {
-			return
 		}
 		if ignored, err := gitstore.Ignored(ctx, w.Repo, c.File.Path); err == nil && !ignored {
 			warnf(env.Stderr, "%s is not ignored by git: add it to .gitignore (or .git/info/exclude) so that it stays on this machine", c.File.Show)
@@ -102,7 +100,7 @@ func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOption
 	if err != nil {
 		return err
 	}
-	loc, err := agentLocations(ctx, env, g, sc)
+	loc, w, err := agentLocations(ctx, env, g, sc)
 	if err != nil {
 		return err
 	}
@@ -131,7 +129,7 @@ func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOption
 		}
 		reportPlan(env, agents[i], p, install, o.write)
 		if install {
-			warnNotIgnored(ctx, env, g, p)
+			warnNotIgnored(ctx, env, w, p)
 		}
 	}
 	return nil
