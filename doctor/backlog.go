@@ -69,11 +69,15 @@ func checkMemoryBranch(ctx context.Context, in Input, r *Report) error {
 }
 
 // checkUsage counts what the next consolidation moves into its commit.
-// It reads without the consolidation lock: a count, not a move.
+// It reads without the consolidation lock: a count, not a move. A
+// journal it cannot read is a problem to fix, not a failure to run.
 func checkUsage(_ context.Context, in Input, r *Report) error {
 	p, err := in.W.Metrics().Pending()
 	if err != nil {
-		return fmt.Errorf("read the usage journals: %w", err)
+		// a damaged line is a finding, like lint's: the rest still runs
+		r.problem("usage", "cannot read the usage journals: "+err.Error(),
+			"repair or delete the damaged line (the journals are this machine's usage record, never committed)")
+		return nil
 	}
 	r.Usage = Usage{Events: len(p.Events), Readings: len(p.Ticks)}
 	if r.Usage.Events+r.Usage.Readings == 0 {
