@@ -59,6 +59,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newConfigCommand(env, g),
 		newInstallCommand(env, g),
 		newUninstallCommand(env, g),
+		newDoctorCommand(env, g),
 		newHookCommand(env, g),
 		newLogCommand(env, g),
 		newMergeCommand(env, g),

@@ -18,14 +18,15 @@ type installOptions struct {
 	chain bool // keep foreign hooks as <name>.yoimem-prev and run them first
 	print bool // print what would be installed; write nothing
 	force bool // write into the hooks directory even if a hook manager owns it
+	agent agentOptions
 }
 
 func newInstallCommand(env Env, g *globalOptions) *cli.Command {
 	var opts installOptions
 	return &cli.Command{
 		Name:      "install",
-		Usage:     "install the pre-commit and pre-push hooks",
-		UsageText: "git yoimem install [--chain] [--print] [--force]",
+		Usage:     "install the pre-commit and pre-push hooks, or an agent's hooks and MCP server",
+		UsageText: "git yoimem install [--chain] [--print] [--force]\ngit yoimem install --agent claude-code|all [--scope project|local|user] [--write] [--print]",
 		Description: `Writes small shell scripts as the pre-commit and pre-push hooks of this
 repository, in the directory git runs hooks from (core.hooksPath if set;
 linked worktrees share the main repository's). Each checks that
@@ -36,15 +37,42 @@ A hook that git-yoimem did not write is never overwritten: install
 refuses (exit 1) and writes nothing, unless --chain keeps that hook as
 <name>.yoimem-prev and runs it first. When husky, lefthook or the
 pre-commit framework manages the hooks, install prints what to add to
-its configuration instead and writes nothing (--force writes anyway).`,
-		Flags: []cli.Flag{
+its configuration instead and writes nothing (--force writes anyway).
+
+With --agent, install sets up an agent instead of the git hooks: for
+claude-code, its hooks (SessionStart, UserPromptSubmit, PreToolUse, Stop,
+PreCompact, SessionEnd running 'git yoimem hook claude-code <event>') in
+the scope's settings file and the MCP server 'git yoimem mcp' (read-only;
+--write lets its tools write) where Claude Code reads that scope's
+servers:
+  project  .claude/settings.json and .mcp.json (committed, shared)
+  local    .claude/settings.local.json and ~/.claude.json's entry for
+           this repository
+  user     ~/.claude/settings.json and ~/.claude.json
+The user's own entries, key order and indentation keep their bytes.
+Every file is read and merged before any is written: a file that is not
+valid JSON refuses the install (exit 1), naming it, and nothing is
+written. --agent may be repeated; all is every agent git-yoimem knows.
+--print shows the changes as a diff and writes nothing. See
+docs/agents.md.`,
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "chain", Usage: "keep an existing hook as <name>.yoimem-prev and run it before git-yoimem's", Destination: &opts.chain},
-			&cli.BoolFlag{Name: "print", Usage: "print the hooks (or a hook manager's configuration lines) to stdout; write nothing", Destination: &opts.print},
+			&cli.BoolFlag{Name: "print", Usage: "print the hooks (or a hook manager's configuration lines, or with --agent the changes as a diff) to stdout; write nothing", Destination: &opts.print},
 			&cli.BoolFlag{Name: "force", Usage: "write into the hooks directory even when a hook manager manages it", Destination: &opts.force},
-		},
+		}, agentFlags(&opts.agent, true)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("install takes no arguments")
+			}
+			if len(opts.agent.agents.Value()) > 0 {
+				if opts.chain || opts.force {
+					return usageError("--chain and --force are for the git hooks; --agent installs an agent's hooks")
+				}
+				opts.agent.print = opts.print
+				return runAgentSetup(c.Context, env, g, opts.agent, true)
+			}
+			if err := gitHooksOnly(c); err != nil {
+				return err
 			}
 			w, err := locate(c.Context, env, g)
 			if err != nil {
@@ -56,25 +84,48 @@ its configuration instead and writes nothing (--force writes anyway).`,
 	}
 }
 
-type uninstallOptions struct{}
+type uninstallOptions struct {
+	agent agentOptions
+}
 
 func newUninstallCommand(env Env, g *globalOptions) *cli.Command {
 	var opts uninstallOptions
 	return &cli.Command{
 		Name:      "uninstall",
 		Usage:     "remove the hooks that 'git yoimem install' wrote",
-		UsageText: "git yoimem uninstall",
+		UsageText: "git yoimem uninstall\ngit yoimem uninstall --agent claude-code|all [--scope project|local|user]",
 		Description: `Removes git-yoimem's pre-commit and pre-push hooks and puts back the
 hooks that 'git yoimem install --chain' had kept as <name>.yoimem-prev.
 Hooks that git-yoimem did not write are left alone. Running it again is
-safe.`,
+safe.
+
+With --agent, it takes out of the scope's files exactly what 'install
+--agent' added (the rest keeps its bytes) and removes a file left
+holding nothing else; the git hooks stay.`,
+		Flags: agentFlags(&opts.agent, false),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("uninstall takes no arguments")
 			}
+			if len(opts.agent.agents.Value()) > 0 {
+				return runAgentSetup(c.Context, env, g, opts.agent, false)
+			}
+			if err := gitHooksOnly(c); err != nil {
+				return err
+			}
 			return runUninstall(c.Context, env, g, opts)
 		},
 	}
+}
+
+// gitHooksOnly refuses the agent flags without --agent.
+func gitHooksOnly(c *cli.Context) error {
+	for _, f := range []string{"scope", "write"} {
+		if c.IsSet(f) {
+			return usageErrorHint("add --agent claude-code (or --agent all)", "--%s is for an agent's setup and needs --agent", f)
+		}
+	}
+	return nil
 }
 
 // hooksDir is where git runs the repository's hooks from.

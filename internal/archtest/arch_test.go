@@ -45,12 +45,17 @@ func forbidden() map[string][]string {
 		"eval":              {"mcp/...", "hooks/...", "llm/apis"},
 		// agent integrations: pure events, responses and settings merges;
 		// what the hooks do with them is the command's wiring
-		"agent":            {"agent/...", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
+		"agent": {"agent/...", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
+		// which files an agent's setup writes, and writing them: the
+		// agents' pure merges, no workspace or git
+		"agent/setup":      {"memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
 		"agent/claudecode": {"agent/codex", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
 		"agent/codex":      {"agent/claudecode", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
 		// the hooks' answers and background run: the workspace and the
 		// runners, never an agent's encoding, the front ends or the SDKs
 		"agent/handler": {"agent/claudecode", "agent/codex", "mcp/...", "hooks/...", "eval/...", "llm/apis"},
+		// doctor reads what the runners and the setup leave; it runs none
+		"doctor": {"mcp/...", "llm/apis", "consolidate/agent", "consolidate/rules", "consolidate/setup", "extract", "eval/...", "agent/claudecode", "agent/codex"},
 		// helpers; the catalog caches memory's examinations of records
 		"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
 	}
@@ -182,6 +187,7 @@ func TestRulesFor(t *testing.T) {
 		"record": "record", "consolidate": "consolidate", "consolidate/rules": "consolidate/rules",
 		"internal/lockfile": "internal/...", "hooks/check": "hooks/check", "cmd/git-yoimem": "",
 		"agent": "agent", "agent/claudecode": "agent/claudecode", "agent/codex": "agent/codex", "agent/handler": "agent/handler",
+		"agent/setup": "agent/setup", "doctor": "doctor",
 	} {
 		if got, _ := rulesFor(rel); got != want {
 			t.Errorf("rulesFor(%s) = %s; want %s", rel, got, want)

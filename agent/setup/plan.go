@@ -1,0 +1,240 @@
+package setup
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/yoimem/git-yoimem/internal/atomicfile"
+)
+
+// MaxFileBytes bounds a settings file read: ~/.claude.json, Claude
+// Code's state, grows with every project; anything past this is not a
+// settings file we should be editing.
+const MaxFileBytes = 64 << 20
+
+// Action is what a plan does to one file.
+type Action string
+
+const (
+	Create    Action = "create"    // the file is new
+	Update    Action = "update"    // our entries added, changed or taken out
+	Remove    Action = "remove"    // uninstall left only an empty object: the file goes
+	Unchanged Action = "unchanged" // nothing to do
+)
+
+// Change is what a plan does to one file: its content before and after.
+type Change struct {
+	File   File
+	Action Action
+	Old    []byte // nil when the file does not exist
+	New    []byte // for Remove, the empty object that is left
+	target string // the file written: Path, or what a symlink at Path points to
+	link   bool   // Path is a symlink
+	mode   fs.FileMode
+}
+
+// Plan is an install or uninstall of one agent in one scope, computed
+// before anything is written.
+type Plan struct {
+	Agent   string
+	Scope   Scope
+	Changes []Change
+}
+
+// Changed tells whether applying the plan writes anything.
+func (p *Plan) Changed() bool {
+	for _, c := range p.Changes {
+		if c.Action != Unchanged {
+			return true
+		}
+	}
+	return false
+}
+
+// FileError is a file a plan cannot read or merge: it names the file.
+// Invalid content (not JSON, not an object, a server of ours' name that
+// is not ours) is Invalid; the caller refuses, having written nothing.
+type FileError struct {
+	File    File
+	Invalid bool
+	Err     error
+}
+
+func (e *FileError) Error() string { return e.File.Show + ": " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// PlanInstall reads every file of the agent's setup in scope sc and
+// merges our entries into each. An error on any file (a *FileError)
+// returns no plan: nothing is to be written.
+func PlanInstall(a Agent, sc Scope, loc Locations, o Options) (*Plan, error) {
+	return plan(a, sc, loc, func(f File, old []byte, exists bool) (Action, []byte, error) {
+		merged, err := f.merge(old, o)
+		if err != nil {
+			return "", nil, err
+		}
+		switch {
+		case !exists:
+			return Create, merged, nil
+		case bytes.Equal(merged, old):
+			return Unchanged, old, nil
+		}
+		return Update, merged, nil
+	})
+}
+
+// PlanUninstall reads every file of the agent's setup in scope sc and
+// takes our entries out of each. A file left as the empty object an
+// install starts a new file from holds nothing but what we had added:
+// it is removed.
+func PlanUninstall(a Agent, sc Scope, loc Locations) (*Plan, error) {
+	return plan(a, sc, loc, func(f File, old []byte, exists bool) (Action, []byte, error) {
+		if !exists {
+			return Unchanged, nil, nil
+		}
+		out, err := f.unmerge(old)
+		if err != nil {
+			return "", nil, err
+		}
+		switch {
+		case bytes.Equal(out, old):
+			return Unchanged, old, nil
+		case isEmptyObject(out):
+			return Remove, out, nil
+		}
+		return Update, out, nil
+	})
+}
+
+// isEmptyObject: what a merge starts a missing file from, "{}\n", and
+// the empty object in the file's own line ending.
+func isEmptyObject(b []byte) bool {
+	s := string(b)
+	return s == "{}\n" || s == "{}\r\n" || s == "{}"
+}
+
+type step func(f File, old []byte, exists bool) (Action, []byte, error)
+
+// keepLinks: a file behind a symbolic link is the user's (a dotfiles
+// manager's); uninstall empties it rather than remove it.
+func keepLinks(c Change) Change {
+	if c.link && c.Action == Remove {
+		c.Action = Update
+	}
+	return c
+}
+
+func plan(a Agent, sc Scope, loc Locations, do step) (*Plan, error) {
+	files, err := a.Files(sc, loc)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Agent: a.Name, Scope: sc}
+	for _, f := range files {
+		c, err := change(f, do)
+		if err != nil {
+			return nil, err
+		}
+		p.Changes = append(p.Changes, c)
+	}
+	return p, nil
+}
+
+func change(f File, do step) (Change, error) {
+	c := Change{File: f, target: f.Path, mode: fs.FileMode(f.Perm)}
+	if fi, err := os.Lstat(f.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// a dotfiles manager's link stays a link: its target is edited
+		t, err := filepath.EvalSymlinks(f.Path)
+		if err != nil {
+			return Change{}, &FileError{File: f, Err: fmt.Errorf("a symbolic link to a file that does not exist (%w)", err)}
+		}
+		c.target, c.link = t, true
+	}
+	old, mode, exists, err := read(c.target)
+	if err != nil {
+		return Change{}, &FileError{File: f, Err: err}
+	}
+	if exists {
+		c.Old, c.mode = old, mode
+	}
+	act, content, err := do(f, old, exists)
+	if err != nil {
+		return Change{}, &FileError{File: f, Invalid: true, Err: err}
+	}
+	c.Action, c.New = act, content
+	return keepLinks(c), nil
+}
+
+// read reads a regular file, bounded; a missing file is !exists. It
+// looks before it opens: opening a FIFO would block until a writer came.
+func read(path string) ([]byte, fs.FileMode, bool, error) {
+	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, false, nil
+	} else if err != nil {
+		return nil, 0, false, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, 0, false, fmt.Errorf("not a regular file")
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, fmt.Errorf("not a regular file")
+	}
+	if fi.Size() > MaxFileBytes {
+		return nil, 0, false, fmt.Errorf("is %d bytes, over the limit of %d for a settings file", fi.Size(), MaxFileBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if len(b) > MaxFileBytes {
+		return nil, 0, false, fmt.Errorf("is over the limit of %d bytes for a settings file", MaxFileBytes)
+	}
+	return b, fi.Mode().Perm(), true, nil
+}
+
+// Apply writes the plan: each changed file atomically with its mode
+// kept (new files get the table's), creating directories as needed, and
+// removes the files it removes (and the directory we would have created
+// for one, when it is left empty). It stops at the first error, naming
+// the file; files written before it stay written (each is whole).
+func (p *Plan) Apply() error {
+	for _, c := range p.Changes {
+		if err := c.apply(); err != nil {
+			return &FileError{File: c.File, Err: err}
+		}
+	}
+	return nil
+}
+
+func (c Change) apply() error {
+	switch c.Action {
+	case Create, Update:
+		if c.Action == Create {
+			if err := os.MkdirAll(filepath.Dir(c.target), 0o755); err != nil {
+				return err
+			}
+		}
+		return atomicfile.Write(c.target, c.New, c.mode)
+	case Remove:
+		if err := os.Remove(c.target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if dir := filepath.Dir(c.File.Path); filepath.Base(dir) == ".claude" {
+			_ = os.Remove(dir) // only when empty; a directory left behind is harmless
+		}
+	}
+	return nil
+}

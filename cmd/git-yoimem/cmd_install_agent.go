@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/agent/setup"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/udiff"
+	"github.com/yoimem/git-yoimem/workspace"
+)
+
+// agentOptions are the flags of install and uninstall with --agent.
+type agentOptions struct {
+	agents *cli.StringSlice
+	scope  string
+	write  bool // install: the MCP server with --write
+	print  bool // install: show the changes; write nothing
+}
+
+func agentFlags(o *agentOptions, install bool) []cli.Flag {
+	o.agents = cli.NewStringSlice()
+	fs := []cli.Flag{
+		&cli.StringSliceFlag{Name: "agent", Usage: "set up `AGENT` (claude-code, or all); repeatable", Destination: o.agents},
+		&cli.StringFlag{Name: "scope", Value: string(setup.Project), Usage: "with --agent: `SCOPE` project (committed), local (this machine, this repository) or user (every repository)", Destination: &o.scope},
+	}
+	if install {
+		fs = append(fs, &cli.BoolFlag{Name: "write", Usage: "with --agent: register the MCP server with --write (its memory tools may write; read-only otherwise)", Destination: &o.write})
+	}
+	return fs
+}
+
+// resolveAgents reads --agent (repeatable; all is every agent) and
+// --scope.
+func resolveAgents(o agentOptions) ([]setup.Agent, setup.Scope, error) {
+	sc, err := setup.ParseScope(o.scope)
+	if err != nil {
+		return nil, "", usageError("--scope: %v", err)
+	}
+	var out []setup.Agent
+	for _, name := range o.agents.Value() {
+		as := setup.Agents()
+		if name != "all" {
+			a, err := setup.Lookup(name)
+			if err != nil {
+				return nil, "", usageError("--agent: %v", err)
+			}
+			as = []setup.Agent{a}
+		}
+		for _, a := range as {
+			if !slices.ContainsFunc(out, func(b setup.Agent) bool { return b.Name == a.Name }) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out, sc, nil
+}
+
+// agentLocations are where the scope's files are: the repository's top
+// level (not needed for the user scope: w is nil then) and HOME from the
+// environment.
+func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Scope) (setup.Locations, *workspace.Workspace, error) {
+	var loc setup.Locations
+	if env.Getenv != nil {
+		loc.Home = env.Getenv("HOME")
+	}
+	if sc == setup.User {
+		return loc, nil, nil
+	}
+	w, err := locate(ctx, env, g)
+	if err != nil {
+		return loc, nil, err
+	}
+	loc.Top = w.Repo.TopLevel
+	return loc, w, nil
+}
+
+// warnNotIgnored warns about a file of the plan that should stay on this
+// machine but that git would commit.
+func warnNotIgnored(ctx context.Context, env Env, w *workspace.Workspace, p *setup.Plan) {
+	for _, c := range p.Changes {
+		if w == nil || !c.File.Private || (c.Action != setup.Create && c.Action != setup.Update) {
+			continue
+		}
+		if ignored, err := gitstore.Ignored(ctx, w.Repo, c.File.Path); err == nil && !ignored {
+			warnf(env.Stderr, "%s is not ignored by git: add it to .gitignore (or .git/info/exclude) so that it stays on this machine", c.File.Show)
+		}
+	}
+}
+
+// runAgentSetup plans the install (or uninstall) of every agent first,
+// so that a file it cannot merge stops them all before any write, then
+// applies each plan and reports per file.
+func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOptions, install bool) error {
+	agents, sc, err := resolveAgents(o)
+	if err != nil {
+		return err
+	}
+	loc, w, err := agentLocations(ctx, env, g, sc)
+	if err != nil {
+		return err
+	}
+	var plans []*setup.Plan
+	for _, a := range agents {
+		var p *setup.Plan
+		if install {
+			p, err = setup.PlanInstall(a, sc, loc, setup.Options{Write: o.write})
+		} else {
+			p, err = setup.PlanUninstall(a, sc, loc)
+		}
+		if err != nil {
+			return agentSetupError(err)
+		}
+		plans = append(plans, p)
+	}
+	if o.print {
+		return printPlans(env, plans)
+	}
+	for i, p := range plans {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := p.Apply(); err != nil {
+			return agentSetupError(err)
+		}
+		reportPlan(env, agents[i], p, install, o.write)
+		if install {
+			warnNotIgnored(ctx, env, w, p)
+		}
+	}
+	return nil
+}
+
+func reportPlan(env Env, a setup.Agent, p *setup.Plan, install, write bool) {
+	if !p.Changed() {
+		if install {
+			statusf(env.Stderr, "%s is already set up in the %s scope; nothing to do", a.Title, p.Scope)
+		} else {
+			statusf(env.Stderr, "%s is not set up in the %s scope; nothing to do", a.Title, p.Scope)
+		}
+		return
+	}
+	for _, c := range p.Changes {
+		what := ""
+		if install {
+			what = " (" + fileRole(a, c.File.Role, write) + ")"
+		}
+		switch c.Action {
+		case setup.Unchanged:
+			if install {
+				statusf(env.Stderr, "%s is up to date", c.File.Show)
+			}
+		case setup.Create:
+			statusf(env.Stderr, "created %s%s", c.File.Show, what)
+		case setup.Update:
+			statusf(env.Stderr, "updated %s%s", c.File.Show, what)
+		case setup.Remove:
+			statusf(env.Stderr, "removed %s", c.File.Show)
+		}
+	}
+}
+
+func fileRole(a setup.Agent, r setup.Role, write bool) string {
+	switch {
+	case r == setup.Hooks:
+		return a.Title + " hooks"
+	case write:
+		return "MCP server: git yoimem mcp --write"
+	}
+	return "MCP server: git yoimem mcp, read-only"
+}
+
+// printPlans shows each change as a unified diff on stdout.
+func printPlans(env Env, plans []*setup.Plan) error {
+	changed := false
+	for _, p := range plans {
+		for _, c := range p.Changes {
+			if c.Action == setup.Unchanged {
+				statusf(env.Stderr, "%s is up to date", c.File.Show)
+				continue
+			}
+			changed = true
+			from, to := "a/"+c.File.Show, "b/"+c.File.Show
+			if c.Old == nil {
+				from = "/dev/null"
+			}
+			newContent := c.New
+			if c.Action == setup.Remove {
+				to, newContent = "/dev/null", nil
+			}
+			if _, err := fmt.Fprint(env.Stdout, udiff.Unified(filepath.ToSlash(from), filepath.ToSlash(to), c.Old, newContent, udiff.DefaultContext)); err != nil {
+				return err
+			}
+		}
+	}
+	if changed {
+		statusf(env.Stderr, "nothing written (--print)")
+	}
+	return nil
+}
+
+// agentSetupError: a file that cannot be merged refuses the operation
+// (exit 1, nothing written); one that cannot be read or written could
+// not run (exit 2).
+func agentSetupError(err error) error {
+	var fe *setup.FileError
+	switch {
+	case errors.Is(err, setup.ErrNoProjectEntry):
+		return &exitError{code: exitFindings, err: err, hints: []string{
+			"run 'claude' once in this repository and install again, or register the server yourself: claude mcp add --scope local yoimem -- git yoimem mcp; or use --scope project"}}
+	case errors.As(err, &fe) && fe.Invalid:
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"fix " + fe.File.Show + " (JSON without comments or trailing commas, an object at the top) and run the command again"}}
+	case errors.Is(err, setup.ErrNoHome):
+		return cannotRun(err, "set HOME to your home directory, or use --scope project")
+	}
+	return cannotRun(err)
+}
