@@ -1,0 +1,115 @@
+package gitstore
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAutoMerge: the memory branch is merged into the current branch only
+// when .yoi/ is clean and bringing it to the memory tip loses nothing;
+// otherwise nothing changes and the reason is given.
+func TestAutoMerge(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		setup  func(t *testing.T, dir string, env []string) // after the memory commit, on main
+		merged bool
+		reason string // a part of it
+	}{
+		{"clean and in step", nil, true, ""},
+		{"code committed meanwhile", func(t *testing.T, dir string, env []string) {
+			writeFile(t, dir, "src/b.go", []byte("package b\n"), 0o644)
+			runGit(t, dir, env, "add", "-A")
+			runGit(t, dir, env, "commit", "-q", "-m", "code")
+		}, true, ""},
+		{"untracked code", func(t *testing.T, dir string, env []string) {
+			writeFile(t, dir, "src/c.go", []byte("package c\n"), 0o644)
+		}, true, ""},
+		{"staging only (ignored)", func(t *testing.T, dir string, env []string) {
+			writeFile(t, dir, ".yoi/memory/_staging/0190.json", []byte("{}"), 0o644)
+		}, true, ""},
+		{"unstaged .yoi/ change", func(t *testing.T, dir string, env []string) {
+			writeFile(t, dir, ".yoi/knowledge/a.md", []byte("edited\n"), 0o644)
+		}, false, "uncommitted changes"},
+		{"untracked .yoi/ file", func(t *testing.T, dir string, env []string) {
+			writeFile(t, dir, ".yoi/knowledge/new.md", []byte("new\n"), 0o644)
+		}, false, "uncommitted changes"},
+		{"staged .yoi/ change", func(t *testing.T, dir string, env []string) {
+			writeFile(t, dir, ".yoi/knowledge/a.md", []byte("edited\n"), 0o644)
+			runGit(t, dir, env, "add", "-A")
+		}, false, "uncommitted changes"},
+		{".yoi/ diverged", func(t *testing.T, dir string, env []string) {
+			writeFile(t, dir, ".yoi/knowledge/a.md", []byte("edited on main\n"), 0o644)
+			runGit(t, dir, env, "commit", "-q", "-am", "edit memory by hand")
+		}, false, "differs from"},
+		{"detached HEAD", func(t *testing.T, dir string, env []string) {
+			runGit(t, dir, env, "checkout", "-q", "--detach")
+		}, false, "detached"},
+		{"on the memory branch", func(t *testing.T, dir string, env []string) {
+			runGit(t, dir, env, "checkout", "-q", "yoimem/memory")
+		}, false, "is the memory branch"},
+		{"merge in progress", func(t *testing.T, dir string, env []string) {
+			head := runGit(t, dir, env, "rev-parse", "HEAD")
+			writeFile(t, dir, ".git/MERGE_HEAD", []byte(head+"\n"), 0o644)
+		}, false, "merge is in progress"},
+		{"rebase in progress", func(t *testing.T, dir string, env []string) {
+			mkdirAll(t, dir, ".git/rebase-merge")
+		}, false, "rebase is in progress"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, env := newRepo(t)
+			writeFile(t, dir, ".yoi/.gitignore", []byte("memory/_staging/\n"), 0o644)
+			writeFile(t, dir, ".yoi/knowledge/a.md", []byte("a\n"), 0o644)
+			writeFile(t, dir, "src/a.go", []byte("package a\n"), 0o644)
+			runGit(t, dir, env, "add", "-A")
+			runGit(t, dir, env, "commit", "-q", "-m", "start")
+			parent := runGit(t, dir, env, "rev-parse", "HEAD")
+			runGit(t, dir, env, "checkout", "-q", "-b", "yoimem/memory")
+			writeFile(t, dir, ".yoi/knowledge/a.md", []byte("a, consolidated\n"), 0o644)
+			writeFile(t, dir, ".yoi/knowledge/b.md", []byte("b\n"), 0o644)
+			runGit(t, dir, env, "add", "-A")
+			runGit(t, dir, env, "commit", "-q", "-m", "yoimem: 1 updated, 1 added")
+			tip := runGit(t, dir, env, "rev-parse", "HEAD")
+			runGit(t, dir, env, "checkout", "-q", "main")
+			if tc.setup != nil {
+				tc.setup(t, dir, env)
+			}
+			r := Repo{TopLevel: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git"), Git: Git{Dir: dir, Env: env}}
+			headBefore := runGit(t, dir, env, "rev-parse", "HEAD")
+			statusBefore := runGit(t, dir, env, "status", "--porcelain", "--untracked-files=all")
+			res, err := AutoMerge(context.Background(), r, AutoMergeRequest{Branch: "yoimem/memory", Prefix: ".yoi", Tip: tip, Parent: parent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Merged != tc.merged || !strings.Contains(res.Reason, tc.reason) || (!tc.merged && tc.reason == "") {
+				t.Fatalf("AutoMerge = %+v; want merged %v, reason with %q", res, tc.merged, tc.reason)
+			}
+			if !tc.merged {
+				if h := runGit(t, dir, env, "rev-parse", "HEAD"); h != headBefore {
+					t.Errorf("HEAD moved from %s to %s", headBefore, h)
+				}
+				if s := runGit(t, dir, env, "status", "--porcelain", "--untracked-files=all"); s != statusBefore {
+					t.Errorf("status changed from\n%s\nto\n%s", statusBefore, s)
+				}
+				return
+			}
+			if got := runGit(t, dir, env, "rev-parse", "HEAD:.yoi"); got != runGit(t, dir, env, "rev-parse", tip+":.yoi") {
+				t.Errorf("HEAD's .yoi/ is not the memory tip's")
+			}
+			if s := runGit(t, dir, env, "status", "--porcelain", "--", ".yoi/"); s != "" {
+				t.Errorf(".yoi/ not clean after the merge:\n%s", s)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, ".yoi/knowledge/b.md")); string(b) != "b\n" {
+				t.Errorf("working tree not updated: b.md = %q", b)
+			}
+			if runGit(t, dir, env, "merge-base", "--is-ancestor", tip, "HEAD") != "" {
+				t.Errorf("the memory tip is not in the current branch")
+			}
+			if s := runGit(t, dir, env, "symbolic-ref", "--short", "HEAD"); s != "main" {
+				t.Errorf("HEAD is %s; want main", s)
+			}
+		})
+	}
+}
