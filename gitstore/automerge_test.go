@@ -65,7 +65,6 @@ func TestAutoMerge(t *testing.T) {
 			writeFile(t, dir, "src/a.go", []byte("package a\n"), 0o644)
 			runGit(t, dir, env, "add", "-A")
 			runGit(t, dir, env, "commit", "-q", "-m", "start")
-			parent := runGit(t, dir, env, "rev-parse", "HEAD")
 			runGit(t, dir, env, "checkout", "-q", "-b", "yoimem/memory")
 			writeFile(t, dir, ".yoi/knowledge/a.md", []byte("a, consolidated\n"), 0o644)
 			writeFile(t, dir, ".yoi/knowledge/b.md", []byte("b\n"), 0o644)
@@ -79,7 +78,7 @@ func TestAutoMerge(t *testing.T) {
 			r := Repo{TopLevel: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git"), Git: Git{Dir: dir, Env: env}}
 			headBefore := runGit(t, dir, env, "rev-parse", "HEAD")
 			statusBefore := runGit(t, dir, env, "status", "--porcelain", "--untracked-files=all")
-			res, err := AutoMerge(context.Background(), r, AutoMergeRequest{Branch: "yoimem/memory", Prefix: ".yoi", Tip: tip, Parent: parent})
+			res, err := AutoMerge(context.Background(), r, AutoMergeRequest{Branch: "yoimem/memory", Prefix: ".yoi", Tip: tip, First: tip})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,7 +34,7 @@ type MergeError struct {
 }
 
 func (e *MergeError) Error() string { return fmt.Sprintf("git merge %s failed: %v", e.Branch, e.Err) }
-func (e *MergeError) Unwrap() error  { return e.Err }
+func (e *MergeError) Unwrap() error { return e.Err }
 
 // CheckClean returns a *DirtyError when prefix/ has uncommitted changes.
 func CheckClean(ctx context.Context, r Repo, prefix string) error {
@@ -86,7 +86,7 @@ type AutoMergeRequest struct {
 	Branch string // the memory branch, yoimem.branch
 	Prefix string // .yoi/ relative to the top level
 	Tip    string // the last memory commit made
-	Parent string // the parent of the first memory commit made: what it was built on
+	First  string // the first memory commit made: its parent is what the memory was built on
 }
 
 // AutoMergeResult says whether AutoMerge merged, and if not, why.
@@ -105,7 +105,7 @@ func notMerged(format string, args ...any) AutoMergeResult {
 // branch itself, no merge, rebase, cherry-pick or revert in progress),
 // prefix/ is clean (CheckClean), the memory commits change nothing
 // outside prefix/ (ScopeOfMerge), and the branch's prefix/ tree is the one
-// the memory commits were built on (m.Parent's), so that bringing prefix/
+// the memory commits were built on (m.First's parent's), so that bringing prefix/
 // to the tip loses nothing. Otherwise it changes nothing and gives the
 // reason. A merge that fails anyway is aborted. Errors are the checks
 // failing to run.
@@ -141,7 +141,7 @@ func AutoMerge(ctx context.Context, r Repo, m AutoMergeRequest) (AutoMergeResult
 	if out := scope.Outside(m.Prefix); len(out) > 0 {
 		return notMerged("%s changes files outside %s/ (%s)", m.Branch, m.Prefix, strings.Join(out, ", ")), nil
 	}
-	same, err := samePrefixTree(r, current, m.Parent, m.Prefix)
+	same, err := builtOn(r, current, m.First, m.Prefix)
 	if err != nil {
 		return AutoMergeResult{}, err
 	}
@@ -156,25 +156,30 @@ func AutoMerge(ctx context.Context, r Repo, m AutoMergeRequest) (AutoMergeResult
 		}
 		return AutoMergeResult{}, err
 	}
-	return AutoMergeResult{Merged: true, Reason: fmt.Sprintf("%s merged into %s", m.Branch, scope.Into)}, nil
+	return AutoMergeResult{Merged: true, Reason: fmt.Sprintf("merged %s into %s", m.Branch, scope.Into)}, nil
 }
 
-// samePrefixTree tells whether two revisions have the same prefix/ tree
-// (both without one counts as the same).
-func samePrefixTree(r Repo, a, b, prefix string) (bool, error) {
+// builtOn tells whether ref's prefix/ tree is the one commit was built
+// on: its first parent's (no prefix/ in either counts as the same).
+func builtOn(r Repo, ref, commit, prefix string) (bool, error) {
 	objs, err := OpenObjects(r)
 	if err != nil {
 		return false, err
 	}
+	head, err := objs.RefHash(ref)
+	if err != nil {
+		return false, err
+	}
+	parents, _, err := objs.commitInfo(plumbing.NewHash(commit))
+	if err != nil {
+		return false, err
+	}
+	if len(parents) == 0 {
+		return false, nil // a root memory commit: built on nothing of the branch
+	}
 	var trees [2]plumbing.Hash
-	for i, rev := range []string{a, b} {
-		h := rev
-		if !plumbing.IsHash(h) {
-			if h, err = objs.RefHash(rev); err != nil {
-				return false, err
-			}
-		}
-		if trees[i], err = PrefixTree(objs, plumbing.NewHash(h), prefix); err != nil {
+	for i, c := range []plumbing.Hash{plumbing.NewHash(head), parents[0]} {
+		if trees[i], err = PrefixTree(objs, c, prefix); err != nil {
 			return false, err
 		}
 	}
