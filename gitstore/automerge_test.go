@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,5 +111,43 @@ func TestAutoMerge(t *testing.T) {
 				t.Errorf("HEAD is %s; want main", s)
 			}
 		})
+	}
+}
+
+// TestAutoMergeRefusals: a memory branch that changes files outside
+// .yoi/ is not merged; an interrupted run merges nothing and says so as
+// an error (the command exits 130).
+func TestAutoMergeRefusals(t *testing.T) {
+	dir, env := newRepo(t)
+	writeFile(t, dir, ".yoi/knowledge/a.md", []byte("a\n"), 0o644)
+	runGit(t, dir, env, "add", "-A")
+	runGit(t, dir, env, "commit", "-q", "-m", "start")
+	runGit(t, dir, env, "checkout", "-q", "-b", "yoimem/memory")
+	writeFile(t, dir, ".yoi/knowledge/a.md", []byte("a, consolidated\n"), 0o644)
+	runGit(t, dir, env, "commit", "-q", "-am", "yoimem: 1 updated")
+	first := runGit(t, dir, env, "rev-parse", "HEAD")
+	writeFile(t, dir, "src/x.go", []byte("package x\n"), 0o644)
+	runGit(t, dir, env, "add", "-A")
+	runGit(t, dir, env, "commit", "-q", "-m", "not memory")
+	tip := runGit(t, dir, env, "rev-parse", "HEAD")
+	runGit(t, dir, env, "checkout", "-q", "main")
+	r := Repo{TopLevel: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git"), Git: Git{Dir: dir, Env: env}}
+	head := runGit(t, dir, env, "rev-parse", "HEAD")
+
+	res, err := AutoMerge(context.Background(), r, AutoMergeRequest{Branch: "yoimem/memory", Prefix: ".yoi", Tip: tip, First: first})
+	if err != nil || res.Merged || !strings.Contains(res.Reason, "changes files outside .yoi/ (src/x.go)") {
+		t.Errorf("outside .yoi/: %+v, %v", res, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err = AutoMerge(ctx, r, AutoMergeRequest{Branch: "yoimem/memory", Prefix: ".yoi", Tip: first, First: first})
+	if !errors.Is(err, context.Canceled) || res.Merged {
+		t.Errorf("interrupted: %+v, %v; want context.Canceled", res, err)
+	}
+	if h := runGit(t, dir, env, "rev-parse", "HEAD"); h != head {
+		t.Errorf("HEAD moved")
+	}
+	if s := runGit(t, dir, env, "status", "--porcelain"); s != "" {
+		t.Errorf("status:\n%s", s)
 	}
 }

@@ -110,6 +110,9 @@ func notMerged(format string, args ...any) AutoMergeResult {
 // reason. A merge that fails anyway is aborted. Errors are the checks
 // failing to run.
 func AutoMerge(ctx context.Context, r Repo, m AutoMergeRequest) (AutoMergeResult, error) {
+	if err := ctx.Err(); err != nil {
+		return AutoMergeResult{}, err
+	}
 	if r.TopLevel == "" {
 		return notMerged("the repository has no working tree"), nil
 	}
@@ -119,8 +122,11 @@ func AutoMerge(ctx context.Context, r Repo, m AutoMergeRequest) (AutoMergeResult
 		return notMerged("%s is in progress", what), nil
 	}
 	head, err := r.Git.Run(ctx, "symbolic-ref", "-q", "HEAD")
-	if err != nil {
+	var ge *Error
+	if errors.As(err, &ge) && ge.ExitCode == 1 && ctx.Err() == nil {
 		return notMerged("HEAD is detached; check out a branch and run 'git yoimem merge'"), nil
+	} else if err != nil {
+		return AutoMergeResult{}, errOrCanceled(ctx, fmt.Errorf("read HEAD: %w", err))
 	}
 	current := strings.TrimSpace(string(head))
 	if current == "refs/heads/"+m.Branch {
@@ -133,6 +139,9 @@ func AutoMerge(ctx context.Context, r Repo, m AutoMergeRequest) (AutoMergeResult
 		return AutoMergeResult{}, err
 	}
 	scope, err := ScopeOfMerge(ctx, r, m.Tip, m.Branch)
+	if ctx.Err() != nil {
+		return AutoMergeResult{}, ctx.Err()
+	}
 	if errors.Is(err, ErrUnbornHead) || errors.Is(err, ErrNoCommonAncestor) {
 		return notMerged("%v", err), nil
 	} else if err != nil {
@@ -148,15 +157,29 @@ func AutoMerge(ctx context.Context, r Repo, m AutoMergeRequest) (AutoMergeResult
 	if !same {
 		return notMerged("%s/ on %s differs from what %s was built on; run 'git yoimem merge' to merge it", m.Prefix, scope.Into, m.Branch), nil
 	}
-	if _, err := MergeCommit(ctx, r, m.Tip, m.Branch); err != nil {
+	// The merge is short and is not cut by an interrupt: it is done, or
+	// not begun, never left half-way.
+	if err := ctx.Err(); err != nil {
+		return AutoMergeResult{}, err
+	}
+	if _, err := MergeCommit(context.WithoutCancel(ctx), r, m.Tip, m.Branch); err != nil {
 		var me *MergeError
 		if errors.As(err, &me) {
-			_, _ = r.Git.Run(ctx, "merge", "--abort")
+			_, _ = r.Git.Run(context.WithoutCancel(ctx), "merge", "--abort")
 			return notMerged("git merge failed and was aborted: %s", strings.TrimSpace(me.Output)), nil
 		}
 		return AutoMergeResult{}, err
 	}
 	return AutoMergeResult{Merged: true, Reason: fmt.Sprintf("merged %s into %s", m.Branch, scope.Into)}, nil
+}
+
+// errOrCanceled is ctx's error when it is done (the git command was
+// stopped by it), else err.
+func errOrCanceled(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }
 
 // builtOn tells whether ref's prefix/ tree is the one commit was built

@@ -145,21 +145,24 @@ func consolidateNow(ctx context.Context, env Env, w *workspace.Workspace, r *con
 		err = rerr
 	}
 	if err == nil {
-		res.AutoMerge = autoMerge(ctx, env, w, reps)
+		res.AutoMerge, err = autoMerge(ctx, env, w, reps)
 	}
 	return res, err
 }
 
 // autoMerge runs setup.AutoMerge and says what it did; a check that
-// could not run is a warning and a reason, not a failed consolidation
-// (its commit is made).
-func autoMerge(ctx context.Context, env Env, w *workspace.Workspace, reps []consolidate.Report) *gitstore.AutoMergeResult {
+// could not run is a reason, not a failed consolidation (its commit is
+// made); an interrupt is the error.
+func autoMerge(ctx context.Context, env Env, w *workspace.Workspace, reps []consolidate.Report) (*gitstore.AutoMergeResult, error) {
 	am, err := setup.AutoMerge(ctx, w, reps)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		am = &gitstore.AutoMergeResult{Reason: "could not check whether to merge: " + err.Error()}
 	}
 	if am == nil {
-		return nil
+		return nil, nil
 	}
 	branch := w.Config.String(config.KeyBranch)
 	if am.Merged {
@@ -167,7 +170,7 @@ func autoMerge(ctx context.Context, env Env, w *workspace.Workspace, reps []cons
 	} else {
 		statusf(env.Stderr, "git-yoimem: did not merge %s (%s): %s", branch, config.KeyAutoMerge, terminalSafe(am.Reason))
 	}
-	return am
+	return am, nil
 }
 
 // printDue is --check: the staging against the thresholds.
