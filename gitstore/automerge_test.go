@@ -151,3 +151,26 @@ func TestAutoMergeRefusals(t *testing.T) {
 		t.Errorf("status:\n%s", s)
 	}
 }
+
+// TestScopeOfMergeInterrupted: an interrupt is an interrupt, not an
+// unborn HEAD (which git yoimem merge refuses with exit 1).
+func TestScopeOfMergeInterrupted(t *testing.T) {
+	dir, env := newRepo(t)
+	r := Repo{TopLevel: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git"), Git: Git{Dir: dir, Env: env}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ScopeOfMerge(ctx, r, "HEAD", "main"); !errors.Is(err, context.Canceled) || errors.Is(err, ErrUnbornHead) {
+		t.Errorf("ScopeOfMerge interrupted: %v; want context.Canceled", err)
+	}
+}
+
+// TestCommitOfRefInterrupted: an interrupt is not a missing or broken ref.
+func TestCommitOfRefInterrupted(t *testing.T) {
+	dir, env := newRepo(t)
+	r := Repo{TopLevel: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git"), Git: Git{Dir: dir, Env: env}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := CommitOfRef(ctx, r, "refs/heads/main"); !errors.Is(err, context.Canceled) {
+		t.Errorf("CommitOfRef interrupted: %v; want context.Canceled", err)
+	}
+}
