@@ -51,6 +51,7 @@ type Key struct {
 const (
 	KeyBranch                    = "yoimem.branch"
 	KeyBaseBranch                = "yoimem.baseBranch"
+	KeyAutoMerge                 = "yoimem.autoMerge"
 	KeyExtractModel              = "yoimem.extract.model"
 	KeyExtractTokenThreshold     = "yoimem.extract.tokenThreshold"
 	KeyConsolidateModel          = "yoimem.consolidate.model"
@@ -90,6 +91,7 @@ func Keys() []Key {
 	return []Key{
 		{KeyBranch, String, "yoimem/memory", "memory branch that consolidation commits to"},
 		{KeyBaseBranch, String, "", "branch the memory branch is built on; empty means the repository's default branch"},
+		{KeyAutoMerge, Bool, "false", "after a consolidation that commits, merge the memory branch into the current branch when .yoi/ is clean and the merge only brings .yoi/ forward (for one person working alone)"},
 		{KeyExtractModel, String, "", "model string for extract, e.g. anthropic:claude-haiku-4-5"},
 		{KeyExtractTokenThreshold, Int, "1000000", "input tokens of a session's API calls since the pointer that trigger extract"},
 		{KeyConsolidateModel, String, "", "model string for consolidation; empty means the rules engine"},

@@ -13,6 +13,7 @@ var wantKeys = []struct {
 }{
 	{"yoimem.branch", String, "yoimem/memory"},
 	{"yoimem.baseBranch", String, ""},
+	{"yoimem.autoMerge", Bool, "false"},
 	{"yoimem.extract.model", String, ""},
 	{"yoimem.extract.tokenThreshold", Int, "1000000"},
 	{"yoimem.consolidate.model", String, ""},
@@ -83,7 +84,7 @@ func TestKeysIsFresh(t *testing.T) {
 
 func TestKeyNameConstants(t *testing.T) {
 	consts := []string{
-		KeyBranch, KeyBaseBranch, KeyExtractModel, KeyExtractTokenThreshold,
+		KeyBranch, KeyBaseBranch, KeyAutoMerge, KeyExtractModel, KeyExtractTokenThreshold,
 		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns, KeyConsolidateLocked, KeyConsolidateBudgetChars,
 		KeyLLMAnthropicBaseURL, KeyLLMOpenAIBaseURL, KeyLLMTimeoutSeconds, KeyLLMMaxRetries,
 		KeyLLMMaxReplyBytes, KeyLLMMaxRequestBytes,

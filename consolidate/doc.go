@@ -1,7 +1,7 @@
 // Package consolidate turns staged activity (extract's staging files)
 // into memory records, as one reviewed commit per run on the memory
 // branch. It is built plan-then-apply, as restic's prune and this
-// project's hooks.Install: Plan works on a snapshot of the tree the
+// project's githook.Install: Plan works on a snapshot of the tree the
 // commit will be written on and returns the change set, the message and
 // the consumed staging IDs without writing anything; Apply commits and
 // removes the consumed staging files.

@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/yoimem/git-yoimem/githook"
 	"github.com/yoimem/git-yoimem/gitstore"
-	"github.com/yoimem/git-yoimem/hooks"
 )
 
 // maxHookBytes bounds a hook read; a shim is a few hundred bytes.
@@ -25,7 +25,7 @@ func checkGitHooks(ctx context.Context, in Input, r *Report) error {
 		return fmt.Errorf("find the hooks directory: %w", err)
 	}
 	r.GitHooks.Dir = show(top, dir)
-	if m, ok := hooks.DetectManager(top, dir); ok {
+	if m, ok := githook.DetectManager(top, dir); ok {
 		r.GitHooks.ManagedBy = m.Name
 		r.GitHooks.Hooks = []HookFile{}
 		r.ok("git hooks", fmt.Sprintf("%s manages the hooks (%s): its configuration must run 'git yoimem hook pre-commit' and 'pre-push'", m.Name, m.Evidence))
@@ -33,7 +33,7 @@ func checkGitHooks(ctx context.Context, in Input, r *Report) error {
 	}
 	var bad []string
 	fix := "git yoimem install"
-	for _, name := range hooks.Names() {
+	for _, name := range githook.Names() {
 		st, err := hookState(filepath.Join(dir, name), name)
 		if err != nil {
 			return err
@@ -78,9 +78,9 @@ func hookState(path, name string) (string, error) {
 	}
 	_, rest, _ := bytes.Cut(b, []byte("\n"))
 	switch {
-	case !bytes.HasPrefix(b, []byte("#!")) || !bytes.HasPrefix(rest, []byte(hooks.Marker)):
+	case !bytes.HasPrefix(b, []byte("#!")) || !bytes.HasPrefix(rest, []byte(githook.Marker)):
 		return "foreign", nil
-	case string(b) != hooks.Shim(name) || fi.Mode().Perm()&0o100 == 0:
+	case string(b) != githook.Shim(name) || fi.Mode().Perm()&0o100 == 0:
 		return "outdated", nil
 	}
 	return "current", nil

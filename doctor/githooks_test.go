@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yoimem/git-yoimem/hooks"
+	"github.com/yoimem/git-yoimem/githook"
 )
 
 func TestHookState(t *testing.T) {
-	shim := hooks.Shim("pre-commit")
+	shim := githook.Shim("pre-commit")
 	old := strings.Replace(shim, " v2 ", " v1 ", 1)
 	for _, tc := range []struct {
 		name    string
@@ -24,9 +24,9 @@ func TestHookState(t *testing.T) {
 		{"not executable", shim, 0o644, false, "outdated"},
 		{"an older shim", old, 0o755, false, "outdated"},
 		{"someone else's hook", "#!/bin/sh\nmake lint\n", 0o755, false, "foreign"},
-		{"no shebang", hooks.Marker + "\n", 0o755, false, "foreign"},
+		{"no shebang", githook.Marker + "\n", 0o755, false, "foreign"},
 		{"a symlink to the shim", shim, 0o755, true, "foreign"},
-		{"too large", "#!/bin/sh\n" + hooks.Marker + strings.Repeat("#", maxHookBytes), 0o755, false, "foreign"},
+		{"too large", "#!/bin/sh\n" + githook.Marker + strings.Repeat("#", maxHookBytes), 0o755, false, "foreign"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

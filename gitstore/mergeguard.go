@@ -28,7 +28,9 @@ type MergeScope struct {
 func ScopeOfMerge(ctx context.Context, r Repo, ref, name string) (MergeScope, error) {
 	var s MergeScope
 	head, err := r.Git.Run(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}")
-	if err != nil {
+	if err != nil && ctx.Err() != nil {
+		return s, fmt.Errorf("read HEAD: %w", ctx.Err())
+	} else if err != nil {
 		return s, fmt.Errorf("%w: nothing to merge %s into", ErrUnbornHead, name)
 	}
 	s.Into = "HEAD"
@@ -38,6 +40,8 @@ func ScopeOfMerge(ctx context.Context, r Repo, ref, name string) (MergeScope, er
 	out, err := r.Git.Run(ctx, "merge-base", strings.TrimSpace(string(head)), ref)
 	var ge *Error
 	switch {
+	case ctx.Err() != nil:
+		return s, fmt.Errorf("merge base of %s and %s: %w", s.Into, name, ctx.Err())
 	case errors.As(err, &ge) && ge.ExitCode == 1 && strings.TrimSpace(ge.Stderr) == "":
 		return s, fmt.Errorf("%s and %s: %w", s.Into, name, ErrNoCommonAncestor)
 	case err != nil:

@@ -23,6 +23,8 @@ var ErrBrokenRef = errors.New("broken ref")
 func CommitOfRef(ctx context.Context, r Repo, ref string) (string, error) {
 	if out, err := r.Git.Run(ctx, "rev-parse", "-q", "--verify", ref+"^{commit}"); err == nil {
 		return strings.TrimSpace(string(out)), nil
+	} else if ctx.Err() != nil {
+		return "", fmt.Errorf("read %s: %w", ref, ctx.Err())
 	}
 	// The messages are told apart, so they must be untranslated.
 	g := r.Git

@@ -1,22 +1,11 @@
-// Package hooks installs and removes git-yoimem's git hook shims.
+// Package hooks holds the git hook shims git-yoimem installs, as the plain
+// files people can read: hooks/pre-commit and hooks/pre-push in the
+// source tree are exactly what 'git yoimem install' writes into a
+// repository's hooks directory. Each is a POSIX sh script: the shebang, a
+// marker line naming its version, a check that git-yoimem is on PATH, a
+// call to a hook kept by 'install --chain' (<name>.yoimem-prev), then
+// `exec git-yoimem hook <name> "$@"`.
 //
-// A shim is a small POSIX sh script: a marker line, a check that git-yoimem
-// is on PATH, a call to a chained previous hook if there is one, then
-// `exec git yoimem hook <name> "$@"`. Everything here is a file operation on
-// a hooks directory the caller has resolved, normally with
-//
-//	git rev-parse --path-format=absolute --git-path hooks
-//
-// which honours core.hooksPath and puts a linked worktree's hooks in the
-// common directory. The package never runs git and keeps no state.
-//
-// A hook git-yoimem did not write ("foreign") is never overwritten or
-// deleted: Install refuses, or with Options.Chain keeps it as
-// <name>.yoimem-prev and has the shim run it first; Uninstall removes only
-// the shims and moves a chained hook back. Hook managers that own the hooks
-// directory (husky, lefthook, the pre-commit framework) are recognised by
-// DetectManager, which gives the line to add to their configuration instead.
-//
-// What the hooks check (the pre-commit and pre-push checks) is package
-// hooks/check.
+// Package githook installs, upgrades and removes them and runs the
+// checks they call; this package only exports their text.
 package hooks

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/yoimem/git-yoimem/hooks"
+	"github.com/yoimem/git-yoimem/githook"
 )
 
 // preCommit alternates commits with and without the hook; before each, one
@@ -29,7 +29,7 @@ func preCommit(repo string, runs int) error {
 		}
 	}
 	// The shim 'git yoimem install' writes.
-	if err := os.WriteFile(filepath.Join(hooked, "pre-commit"), []byte(hooks.Shim("pre-commit")), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(hooked, "pre-commit"), []byte(githook.Shim("pre-commit")), 0o755); err != nil {
 		return err
 	}
 	// An empty hook shows what any pre-commit hook costs git (a shell, and

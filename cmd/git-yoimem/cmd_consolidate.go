@@ -8,6 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/consolidate"
+	"github.com/yoimem/git-yoimem/consolidate/setup"
+	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/workspace"
 )
@@ -120,7 +122,7 @@ func runConsolidate(ctx context.Context, env Env, g *globalOptions, opts consoli
 	if opts.dryRun {
 		return runDryRun(ctx, env, w, r, p, opts.format)
 	}
-	res, err := consolidateNow(ctx, w, r, p, opts.maxRuns)
+	res, err := consolidateNow(ctx, env, w, r, p, opts.maxRuns)
 	if err == nil || len(res.Runs) > 0 || len(res.Findings) > 0 {
 		if perr := printConsolidation(ctx, env, w, res, opts.format, err == nil); perr != nil && err == nil {
 			err = perr
@@ -131,8 +133,10 @@ func runConsolidate(ctx context.Context, env Env, g *globalOptions, opts consoli
 
 // consolidateNow runs consolidation, again while due, at most maxRuns
 // times, and gathers what it did for printing (also when it failed:
-// what ran before).
-func consolidateNow(ctx context.Context, w *workspace.Workspace, r *consolidate.Runner, p *progress, maxRuns int) (consolidation, error) {
+// what ran before); then, with yoimem.autoMerge, it merges the new memory
+// into the current branch when that is safe, and says on stderr what it
+// did.
+func consolidateNow(ctx context.Context, env Env, w *workspace.Workspace, r *consolidate.Runner, p *progress, maxRuns int) (consolidation, error) {
 	files, bytes := thresholds(w)
 	reps, err := r.Run(ctx, maxRuns, files, bytes)
 	p.done()
@@ -140,7 +144,33 @@ func consolidateNow(ctx context.Context, w *workspace.Workspace, r *consolidate.
 	if err == nil {
 		err = rerr
 	}
+	if err == nil {
+		res.AutoMerge, err = autoMerge(ctx, env, w, reps)
+	}
 	return res, err
+}
+
+// autoMerge runs setup.AutoMerge and says what it did; a check that
+// could not run is a reason, not a failed consolidation (its commit is
+// made); an interrupt is the error.
+func autoMerge(ctx context.Context, env Env, w *workspace.Workspace, reps []consolidate.Report) (*gitstore.AutoMergeResult, error) {
+	am, err := setup.AutoMerge(ctx, w, reps)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		am = &gitstore.AutoMergeResult{Reason: "could not check whether to merge: " + err.Error()}
+	}
+	if am == nil {
+		return nil, nil
+	}
+	branch := w.Config.String(config.KeyBranch)
+	if am.Merged {
+		statusf(env.Stderr, "git-yoimem: %s (%s)", am.Reason, config.KeyAutoMerge)
+	} else {
+		statusf(env.Stderr, "git-yoimem: did not merge %s (%s): %s", branch, config.KeyAutoMerge, terminalSafe(am.Reason))
+	}
+	return am, nil
 }
 
 // printDue is --check: the staging against the thresholds.

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/githook"
 	"github.com/yoimem/git-yoimem/gitstore"
-	"github.com/yoimem/git-yoimem/hooks/check"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/workspace"
@@ -58,23 +57,15 @@ Findings print compiler style; exit 1 refuses the commit or push.`,
 	}
 }
 
-// hookEnv absolutizes GIT_INDEX_FILE: git passes it relative to the
-// worktree root, and commands we run must see the same index.
+// hookEnv absolutizes GIT_INDEX_FILE (githook.AbsIndexFile): git passes
+// it relative to the worktree root, and commands we run must see the same
+// index.
 func hookEnv(env Env) Env {
 	if env.Environ == nil {
 		return env
 	}
-	base := env.Environ
-	dir := env.Dir
-	env.Environ = func() []string {
-		vars := base()
-		for i, kv := range vars {
-			if v, ok := strings.CutPrefix(kv, "GIT_INDEX_FILE="); ok && v != "" && !filepath.IsAbs(v) {
-				vars[i] = "GIT_INDEX_FILE=" + filepath.Join(dir, v)
-			}
-		}
-		return vars
-	}
+	base, dir := env.Environ, env.Dir
+	env.Environ = func() []string { return githook.AbsIndexFile(base(), dir) }
 	return env
 }
 
@@ -101,35 +92,40 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	if err != nil {
 		return err
 	}
-	commit := &check.Commit{Repo: w.Repo, Prefix: prefix, Index: w.Repo.IndexFile(env.Dir, env.Getenv),
+	res, err := githook.PreCommit(ctx, githook.Commit{Repo: w.Repo, Prefix: prefix, Index: w.Repo.IndexFile(env.Dir, env.Getenv),
 		Lint: func() (lint.Options, error) {
 			if err := configure(ctx, w); err != nil {
 				return lint.Options{}, err
 			}
 			return w.LintOptions(), nil
-		}}
-	res, err := commit.Check(ctx)
-	var cl *check.CannotLintError
+		}})
+	var cl *githook.CannotLintError
 	switch {
 	case errors.Is(err, gitstore.ErrIndexChecksum):
 		return cannotRun(err, "'git reset' rebuilds the index from HEAD (the working tree is kept); then stage your changes again")
 	case errors.As(err, &cl):
 		return cannotRun(err, "run 'git yoimem lint' on the working tree, then commit with --no-verify")
 	case err != nil:
-		var exit *exitError
-		if errors.As(err, &exit) { // the configuration's, with its hint
-			return err
-		}
-		return cannotRun(err)
+		return hookError(err)
 	case len(res.Staging) > 0:
 		return &exitError{code: exitFindings,
 			err:   fmt.Errorf("machine-local files are staged: %s (extract output and the consolidation lock never belong in a commit)", strings.Join(res.Staging, ", ")),
 			hints: []string{"git rm --cached -- " + strings.Join(res.Staging, " ")}}
 	}
-	return reportHookFindings(ctx, env, w, prefix, res.Report, "commit")
+	return reportHookFindings(ctx, env, w, res, "commit")
 }
 
-func reportHookFindings(ctx context.Context, env Env, w *workspace.Workspace, prefix string, rep lint.Report, what string) error {
+// hookError is a hook's error: the configuration's as it is, with its
+// hint; anything else could not run.
+func hookError(err error) error {
+	var exit *exitError
+	if errors.As(err, &exit) {
+		return err
+	}
+	return cannotRun(err)
+}
+
+func reportHookFindings(ctx context.Context, env Env, w *workspace.Workspace, res githook.Result, what string) error {
 	hints := []string{
 		"fix the records and stage them again ('git yoimem lint' checks the working tree)",
 		"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
@@ -142,16 +138,16 @@ func reportHookFindings(ctx context.Context, env Env, w *workspace.Workspace, pr
 	}
 	q := w.PathQuoter(ctx)
 	var b strings.Builder
-	for _, f := range rep.Findings {
-		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", q.Path(prefix+"/"+f.Path), f.Line, f.Col, f.Severity, f.Rule, quote.Controls(f.Message))
+	for _, f := range res.Report.Findings {
+		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", q.Path(res.Path(f)), f.Line, f.Col, f.Severity, f.Rule, quote.Controls(f.Message))
 	}
 	// Hooks talk to the person committing: findings go to stderr, where
 	// git shows hook output.
 	fmt.Fprint(env.Stderr, b.String())
-	if !rep.HasErrors() {
+	if !res.Report.HasErrors() {
 		return nil
 	}
 	return &exitError{code: exitFindings,
-		err:   fmt.Errorf("git-yoimem refused the %s: %d error(s) in .yoi/ records", what, rep.Count(lint.Error)),
+		err:   fmt.Errorf("git-yoimem refused the %s: %d error(s) in .yoi/ records", what, res.Report.Count(lint.Error)),
 		hints: hints}
 }

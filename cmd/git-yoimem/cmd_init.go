@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"github.com/yoimem/git-yoimem/hooks"
+	"github.com/yoimem/git-yoimem/githook"
 	"github.com/yoimem/git-yoimem/workspace"
 )
 
@@ -90,8 +90,8 @@ func mcpArgs(w *workspace.Workspace) string {
 // call, not a failed init: a warning.
 func initHooks(ctx context.Context, env Env, w *workspace.Workspace) error {
 	_, err := installHooks(ctx, env, w, installOptions{})
-	var fe *hooks.ForeignHookError
-	var pe *hooks.PrevExistsError
+	var fe *githook.ForeignHookError
+	var pe *githook.PrevExistsError
 	if errors.As(err, &fe) || errors.As(err, &pe) {
 		warnf(env.Stderr, "hooks not installed: %v", err)
 		statusf(env.Stderr, "hint: 'git yoimem install --chain' keeps your hook and runs it before git-yoimem's")

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/githook"
 	"github.com/yoimem/git-yoimem/gitstore"
-	"github.com/yoimem/git-yoimem/hooks"
 	"github.com/yoimem/git-yoimem/workspace"
 )
 
@@ -141,18 +141,18 @@ func hooksDir(ctx context.Context, w *workspace.Workspace) (string, error) {
 // env.Stderr what it did; with opts.print, or when a hook manager owns the
 // hooks (unless opts.force), it prints to env.Stdout instead and writes
 // nothing (nil results). A foreign hook without opts.chain is an exit-1
-// error that wraps the *hooks.ForeignHookError.
-func installHooks(ctx context.Context, env Env, w *workspace.Workspace, opts installOptions) ([]hooks.Result, error) {
+// error that wraps the *githook.ForeignHookError.
+func installHooks(ctx context.Context, env Env, w *workspace.Workspace, opts installOptions) ([]githook.ShimResult, error) {
 	dir, err := hooksDir(ctx, w)
 	if err != nil {
 		return nil, err
 	}
 	shown := displayPath(env, dir)
 	if !opts.force {
-		if m, ok := hooks.DetectManager(w.Repo.TopLevel, dir); ok {
+		if m, ok := githook.DetectManager(w.Repo.TopLevel, dir); ok {
 			text := m.Instructions
 			if v := version(); !strings.HasPrefix(v, "devel") {
-				text = strings.ReplaceAll(text, hooks.VersionPlaceholder, "v"+v)
+				text = strings.ReplaceAll(text, githook.VersionPlaceholder, "v"+v)
 			}
 			fmt.Fprint(env.Stdout, text)
 			statusf(env.Stderr, "%s manages the hooks of this repository (%s); nothing written", m.Name, m.Evidence)
@@ -161,18 +161,18 @@ func installHooks(ctx context.Context, env Env, w *workspace.Workspace, opts ins
 		}
 	}
 	if opts.print {
-		for i, name := range hooks.Names() {
+		for i, name := range githook.Names() {
 			if i > 0 {
 				fmt.Fprintln(env.Stdout)
 			}
-			fmt.Fprintf(env.Stdout, "==> %s <==\n%s", displayPath(env, filepath.Join(dir, name)), hooks.Shim(name))
+			fmt.Fprintf(env.Stdout, "==> %s <==\n%s", displayPath(env, filepath.Join(dir, name)), githook.Shim(name))
 		}
 		return nil, nil
 	}
-	results, err := hooks.Install(dir, hooks.Options{Chain: opts.chain})
+	results, err := githook.Install(dir, githook.Options{Chain: opts.chain})
 	unchanged := 0
 	for _, r := range results {
-		if r.Action == hooks.Unchanged {
+		if r.Action == githook.Unchanged {
 			unchanged++
 		}
 	}
@@ -182,17 +182,17 @@ func installHooks(ctx context.Context, env Env, w *workspace.Workspace, opts ins
 		for _, r := range results {
 			p := displayPath(env, r.Path)
 			switch r.Action {
-			case hooks.Unchanged:
+			case githook.Unchanged:
 				statusf(env.Stderr, "%s is up to date", p)
-			case hooks.Chained:
-				statusf(env.Stderr, "installed %s; the hook that was there is now %s%s and runs first", p, r.Hook, hooks.PrevSuffix)
+			case githook.Chained:
+				statusf(env.Stderr, "installed %s; the hook that was there is now %s%s and runs first", p, r.Hook, githook.PrevSuffix)
 			default:
 				statusf(env.Stderr, "%s %s", r.Action, p)
 			}
 		}
 	}
-	var fe *hooks.ForeignHookError
-	var pe *hooks.PrevExistsError
+	var fe *githook.ForeignHookError
+	var pe *githook.PrevExistsError
 	switch {
 	case errors.As(err, &fe):
 		msg, it := "a hook that git-yoimem did not write is in the way; nothing installed:\n", "it"
@@ -203,7 +203,7 @@ func installHooks(ctx context.Context, env Env, w *workspace.Workspace, opts ins
 			code: exitFindings,
 			err:  &wrapped{msg: msg + listPaths(env, fe.Paths), err: err},
 			hints: []string{
-				"git yoimem install --chain keeps " + it + " as <hook>" + hooks.PrevSuffix + " and runs it before git-yoimem; or remove " + it + " and run 'git yoimem install' again",
+				"git yoimem install --chain keeps " + it + " as <hook>" + githook.PrevSuffix + " and runs it before git-yoimem; or remove " + it + " and run 'git yoimem install' again",
 			},
 		}
 	case errors.As(err, &pe):
@@ -232,15 +232,15 @@ func runUninstall(ctx context.Context, env Env, g *globalOptions, _ uninstallOpt
 	if err != nil {
 		return err
 	}
-	results, err := hooks.Uninstall(dir)
+	results, err := githook.Uninstall(dir)
 	changed := 0
 	for _, r := range results {
 		p := displayPath(env, r.Path)
 		switch r.Action {
-		case hooks.Restored:
+		case githook.Restored:
 			changed++
-			statusf(env.Stderr, "restored %s from %s%s", p, r.Hook, hooks.PrevSuffix)
-		case hooks.Kept:
+			statusf(env.Stderr, "restored %s from %s%s", p, r.Hook, githook.PrevSuffix)
+		case githook.Kept:
 			statusf(env.Stderr, "left %s alone: git-yoimem did not write it", p)
 		default:
 			changed++
@@ -252,7 +252,7 @@ func runUninstall(ctx context.Context, env Env, g *globalOptions, _ uninstallOpt
 	}
 	if changed == 0 {
 		statusf(env.Stderr, "no git-yoimem hooks in %s; nothing to do", displayPath(env, dir))
-		if m, ok := hooks.DetectManager(w.Repo.TopLevel, dir); ok {
+		if m, ok := githook.DetectManager(w.Repo.TopLevel, dir); ok {
 			statusf(env.Stderr, "%s manages the hooks of this repository (%s): if its configuration runs 'git yoimem hook', remove that there", m.Name, m.Evidence)
 		}
 	}

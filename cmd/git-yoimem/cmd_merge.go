@@ -56,26 +56,25 @@ func runMerge(ctx context.Context, env Env, g *globalOptions, _ mergeOptions) er
 	if err != nil {
 		return err
 	}
-	status, err := w.Repo.Git.Run(ctx, "status", "--porcelain", "--untracked-files=all", "--", prefix+"/")
-	if err != nil {
-		return cannotRun(err)
-	}
-	if dirty := strings.TrimRight(string(status), "\n"); strings.TrimSpace(dirty) != "" {
+	var dirty *gitstore.DirtyError
+	if err := gitstore.CheckClean(ctx, w.Repo, prefix); errors.As(err, &dirty) {
 		return &exitError{code: exitFindings,
-			err:   fmt.Errorf("%s/ has uncommitted changes; refusing to merge %s:\n%s", prefix, branch, dirty),
+			err:   fmt.Errorf("%s/ has uncommitted changes; refusing to merge %s:\n%s", prefix, branch, dirty.Status),
 			hints: []string{"commit or stash them first ('git stash push -- " + prefix + "')"}}
+	} else if err != nil {
+		return cannotRun(err)
 	}
 	if err := mergeGuard(ctx, w, tip, branch, prefix); err != nil {
 		return err
 	}
-	out, err := w.Repo.Git.Run(ctx, "merge", "--no-edit", "-m", "Merge memory branch "+branch, tip)
-	fmt.Fprint(env.Stderr, string(out))
-	var ge *gitstore.Error
-	if errors.As(err, &ge) {
-		fmt.Fprint(env.Stderr, ge.Stderr)
+	out, err := gitstore.MergeCommit(ctx, w.Repo, tip, branch)
+	var me *gitstore.MergeError
+	if errors.As(err, &me) {
+		fmt.Fprint(env.Stderr, me.Output)
 		return &exitError{code: exitFindings, err: fmt.Errorf("git merge %s failed", branch),
 			hints: []string{"resolve the conflicts under " + prefix + "/ and commit, or 'git merge --abort'"}}
 	}
+	fmt.Fprint(env.Stderr, out)
 	return err
 }
 

@@ -25,6 +25,9 @@ type consolidation struct {
 	Staging backlogJSON `json:"staging"`
 	// Findings are the linter's errors that refused a run, if one was.
 	Findings []memory.Finding `json:"findings,omitempty"`
+	// AutoMerge is what yoimem.autoMerge did after the runs: absent when
+	// it is off or nothing was committed.
+	AutoMerge *gitstore.AutoMergeResult `json:"auto_merge,omitempty"`
 }
 
 // runJSON is one run: its commit as `git yoimem log` shows it, or what it

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"os/exec"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/yoimem/git-yoimem/internal/depstest"
 )
 
 // TestNoModelSDKs: git-yoimem does not link the model SDKs (nor
@@ -13,18 +11,5 @@ import (
 // cost every hook and agent turn start-up time; model calls go through
 // the git-yoimem-llm helper (llm's bridge).
 func TestNoModelSDKs(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	out, err := exec.Command(goBin, "list", "-deps", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list -deps: %v\n%s", err, out)
-	}
-	for _, pkg := range strings.Fields(string(out)) {
-		if strings.HasPrefix(pkg, "github.com/anthropics/") || strings.HasPrefix(pkg, "github.com/openai/") ||
-			pkg == "github.com/yoimem/git-yoimem/llm/apis" {
-			t.Errorf("git-yoimem links %s; model calls go through the git-yoimem-llm helper", pkg)
-		}
-	}
+	depstest.NoModelSDKs(t, ".", "git-yoimem", "model calls go through the git-yoimem-llm helper")
 }

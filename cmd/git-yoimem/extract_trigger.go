@@ -74,6 +74,6 @@ func consolidateIfDue(ctx context.Context, env Env, w *workspace.Workspace, dir 
 	if err != nil {
 		return nil, err
 	}
-	res, err := consolidateNow(ctx, w, newRunner(env, w, branch, e, p), p, defaultMaxRuns)
+	res, err := consolidateNow(ctx, env, w, newRunner(env, w, branch, e, p), p, defaultMaxRuns)
 	return &res, err
 }

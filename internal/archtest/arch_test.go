@@ -26,38 +26,41 @@ func forbidden() map[string][]string {
 		"record": {"..."}, // but internal/
 		"memlog": {"..."},
 		// config and metrics read records' paths and names, nothing else
-		"config":            {"memlog/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/..."},
-		"metrics":           {"memlog/...", "config/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/..."},
-		"sessionlog":        {"..."},
-		"llm":               {"..."},
-		"lint":              {"gitstore/...", "workspace/...", "memory/...", "extract/...", "consolidate/...", "llm/...", "metrics/...", "hooks/...", "mcp/...", "config/..."},
-		"memory":            {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "mcp/...", "config/...", "metrics/..."},
-		"extract":           {"gitstore/...", "workspace/...", "consolidate/...", "memory/...", "lint/...", "hooks/...", "mcp/...", "config/..."},
-		"gitstore":          {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "hooks/...", "mcp/...", "metrics/...", "sessionlog/..."},
-		"workspace":         {"extract/...", "consolidate/...", "hooks/...", "mcp/...", "sessionlog/..."},
+		"config":     {"memlog/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/..."},
+		"metrics":    {"memlog/...", "config/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/..."},
+		"sessionlog": {"..."},
+		"llm":        {"..."},
+		"lint":       {"gitstore/...", "workspace/...", "memory/...", "extract/...", "consolidate/...", "llm/...", "metrics/...", "hooks/...", "githook", "mcp/...", "config/..."},
+		"memory":     {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "githook", "mcp/...", "config/...", "metrics/..."},
+		"extract":    {"gitstore/...", "workspace/...", "consolidate/...", "memory/...", "lint/...", "hooks/...", "githook", "mcp/...", "config/..."},
+		"gitstore":   {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "hooks/...", "githook", "mcp/...", "metrics/...", "sessionlog/..."},
+		"workspace":  {"extract/...", "consolidate/...", "hooks/...", "githook", "mcp/...", "sessionlog/..."},
+		// the shim scripts alone; githook installs them and runs the checks
+		// they call, on gitstore and the linter, with the configuration
+		// given as functions by the command
 		"hooks":             {"..."},
-		"hooks/check":       {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "mcp/...", "hooks"},
-		"mcp":               {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "config/..."},
-		"consolidate/rules": {"gitstore/...", "workspace/...", "llm/...", "mcp/...", "hooks/...", "consolidate/agent"},
-		"consolidate/agent": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
-		"consolidate":       {"mcp/...", "hooks/...", "llm/apis"},
-		"consolidate/setup": {"mcp/...", "hooks/...", "llm/apis"},
-		"eval":              {"mcp/...", "hooks/...", "llm/apis"},
+		"githook":           {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "mcp/...", "metrics/...", "sessionlog/...", "agent/...", "eval/..."},
+		"mcp":               {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "githook", "config/..."},
+		"consolidate/rules": {"gitstore/...", "workspace/...", "llm/...", "mcp/...", "hooks/...", "githook", "consolidate/agent"},
+		"consolidate/agent": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "githook", "consolidate/rules", "llm/apis"},
+		"consolidate":       {"mcp/...", "hooks/...", "githook", "llm/apis"},
+		"consolidate/setup": {"mcp/...", "hooks/...", "githook", "llm/apis"},
+		"eval":              {"mcp/...", "hooks/...", "githook", "llm/apis"},
 		// agent integrations: pure events, responses and settings merges;
 		// what the hooks do with them is the command's wiring
-		"agent": {"agent/...", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
+		"agent": {"agent/...", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/...", "eval/..."},
 		// which files an agent's setup writes, and writing them: the
 		// agents' pure merges, no workspace or git
-		"agent/setup":      {"memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
-		"agent/claudecode": {"agent/codex", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
-		"agent/codex":      {"agent/claudecode", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
+		"agent/setup":      {"memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/...", "eval/..."},
+		"agent/claudecode": {"agent/codex", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/...", "eval/..."},
+		"agent/codex":      {"agent/claudecode", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/...", "eval/..."},
 		// the hooks' answers and background run: the workspace and the
 		// runners, never an agent's encoding, the front ends or the SDKs
-		"agent/handler": {"agent/claudecode", "agent/codex", "mcp/...", "hooks/...", "eval/...", "llm/apis"},
+		"agent/handler": {"agent/claudecode", "agent/codex", "mcp/...", "hooks/...", "githook", "eval/...", "llm/apis"},
 		// doctor reads what the runners and the setup leave; it runs none
 		"doctor": {"mcp/...", "llm/apis", "consolidate/agent", "consolidate/rules", "consolidate/setup", "extract", "eval/...", "agent/claudecode", "agent/codex"},
 		// helpers; the catalog caches memory's examinations of records
-		"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
+		"internal/...": {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "mcp/...", "hooks/...", "githook", "llm/...", "config/...", "metrics/...", "sessionlog/...", "memlog/...", "lint/..."},
 	}
 }
 
@@ -185,7 +188,7 @@ func TestImportRules(t *testing.T) {
 func TestRulesFor(t *testing.T) {
 	for rel, want := range map[string]string{
 		"record": "record", "consolidate": "consolidate", "consolidate/rules": "consolidate/rules",
-		"internal/lockfile": "internal/...", "hooks/check": "hooks/check", "cmd/git-yoimem": "",
+		"internal/lockfile": "internal/...", "githook": "githook", "hooks": "hooks", "cmd/git-yoimem": "",
 		"agent": "agent", "agent/claudecode": "agent/claudecode", "agent/codex": "agent/codex", "agent/handler": "agent/handler",
 		"agent/setup": "agent/setup", "doctor": "doctor",
 	} {

@@ -1,11 +1,9 @@
-package check
+package githook
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
@@ -108,27 +106,9 @@ func (c *Commit) withoutObjects(ctx context.Context, cause error) (CommitResult,
 	return CommitResult{}, &CannotLintError{Prefix: c.Prefix, Err: cause}
 }
 
-// stagedChanges lists .yoi/-relative paths added or modified, and deleted,
-// in the index against HEAD (or the empty tree before the first commit).
+// stagedChanges asks git what the commit stages under .yoi/.
 func (c *Commit) stagedChanges(ctx context.Context) (changed, deleted []string, err error) {
-	out, err := c.Repo.Git.Run(ctx, "--no-optional-locks", "diff", "--cached", "--name-status", "--no-renames", "-z", "--", c.Prefix+"/")
-	if err != nil {
-		return nil, nil, fmt.Errorf("list staged changes: %w", err)
-	}
-	fields := bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0})
-	for i := 0; i+1 < len(fields); i += 2 {
-		status, p := string(fields[i]), string(fields[i+1])
-		rel, ok := strings.CutPrefix(p, c.Prefix+"/")
-		if !ok {
-			continue
-		}
-		if strings.HasPrefix(status, "D") {
-			deleted = append(deleted, rel)
-		} else {
-			changed = append(changed, rel)
-		}
-	}
-	return changed, deleted, nil
+	return gitstore.StagedChanges(ctx, c.Repo, c.Prefix)
 }
 
 // StagingFiles returns the changed paths (.yoi/-relative) that must never
@@ -154,4 +134,17 @@ func Lintable(paths []string) []string {
 		}
 	}
 	return out
+}
+
+// PreCommit is the pre-commit hook's check of commit c: staged
+// machine-local files (Result.Staging), else the linter's findings on the
+// staged records (Result.Report). Errors: gitstore.ErrIndexChecksum for a
+// damaged index, a *CannotLintError for records this build cannot read,
+// and whatever c.Lint returns, as it is.
+func PreCommit(ctx context.Context, c Commit) (Result, error) {
+	res, err := c.Check(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Prefix: c.Prefix, Staging: res.Staging, Report: res.Report}, nil
 }

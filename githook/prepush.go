@@ -1,4 +1,4 @@
-package check
+package githook
 
 import (
 	"bufio"
@@ -115,11 +115,11 @@ func (p *Push) Read(ctx context.Context, remote string) error {
 // commitIndex finds the commit an object names among the new commits.
 func (p *Push) commitIndex(ctx context.Context, object string) (int, error) {
 	if !plumbing.IsHash(object) { // the pre-commit framework may give a name
-		out, err := p.Repo.Git.Run(ctx, "rev-parse", "--verify", "--end-of-options", object+"^{object}")
+		h, err := gitstore.ResolveObject(ctx, p.Repo, object)
 		if err != nil {
 			return -1, err
 		}
-		object = strings.TrimSpace(string(out))
+		object = h
 	}
 	if i, ok := p.log.Index(plumbing.NewHash(object)); ok {
 		return i, nil
