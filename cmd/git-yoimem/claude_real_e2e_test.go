@@ -47,6 +47,7 @@ const (
 // right agent.Event, agrees in shape with the committed recordings, and
 // the transcript claude wrote reads through extract --dry-run.
 func TestClaudeRealSession(t *testing.T) {
+	t.Parallel()
 	// the paths are filled in once the rig is there (the stand-in
 	// marshals a tool's input when it answers)
 	memoryWrite := map[string]any{"file_path": "", "content": "---\nstatus: active\n---\n# Use SQLite\n"}
@@ -68,11 +69,11 @@ func TestClaudeRealSession(t *testing.T) {
 	memoryWrite["file_path"] = memoryPath
 	notesWrite["file_path"] = filepath.Join(r.dir, "notes.txt")
 	_, reason := agent.GuardTool(agent.Event{Kind: agent.PreTool, Tool: "Write", Cwd: r.dir, ToolInput: mustJSON(t, memoryWrite)})
-	r.installHooks(map[string][]byte{
+	r.installHooks(r.hookStandIn(map[string][]byte{
 		"session-start":      encoded(agent.SessionStart, "SessionStart", agent.Response{Context: agent.Context{Summary: startContext}}),
 		"user-prompt-submit": encoded(agent.UserPrompt, "UserPromptSubmit", agent.Response{Context: agent.Context{Summary: promptContext}}),
 		"pre-tool-use-deny":  encoded(agent.PreTool, "PreToolUse", agent.Response{Deny: true, Reason: reason}),
-	})
+	}))
 
 	first := r.prompt(sessionPrompt, "--permission-mode", "acceptEdits", "--allowedTools", "Bash(cat:*)")
 	if first.Result != finalAnswer {
@@ -368,6 +369,7 @@ func fieldNames(t *testing.T, b []byte) []string {
 // handshake. Without the user's approval of the project's servers claude
 // lists ours as pending and starts nothing.
 func TestClaudeRealMCPList(t *testing.T) {
+	t.Parallel()
 	r := newClaudeRig(t)
 	b, err := claudecode.MergeMCP([]byte("{}\n"), false)
 	if err != nil {

@@ -223,11 +223,10 @@ var recordOnly = []struct{ Name, Arg, Matcher string }{
 	{"Notification", "notification", ""},
 }
 
-// installHooks writes .claude/settings.json as install would
-// (claudecode.MergeSettings) with the hook stand-in in git-yoimem's
-// place, plus recording hooks for the events we do not act on, and the
-// answers the stand-in gives per event (the bytes of claudecode.Encode).
-func (r *claudeRig) installHooks(answers map[string][]byte) {
+// hookStandIn writes the hook stand-in and the answers it gives per
+// event argument (the bytes of claudecode.Encode), and returns the
+// command that runs it in git-yoimem's place.
+func (r *claudeRig) hookStandIn(answers map[string][]byte) string {
 	r.t.Helper()
 	script := r.at("hook", "hook.sh")
 	if err := os.WriteFile(script, []byte(hookScript), 0o755); err != nil {
@@ -238,7 +237,17 @@ func (r *claudeRig) installHooks(answers map[string][]byte) {
 			r.t.Fatal(err)
 		}
 	}
-	settings, err := claudecode.MergeSettings([]byte("{}\n"), claudecode.SettingsOptions{Command: script})
+	return script
+}
+
+// installHooks writes .claude/settings.json as install does
+// (claudecode.MergeSettings) with command running the hooks — the hook
+// stand-in now; git-yoimem itself (r.bin/git-yoimem) once `git yoimem
+// hook claude-code` exists — plus the stand-in recording the events we
+// register no hook for.
+func (r *claudeRig) installHooks(command string) {
+	r.t.Helper()
+	settings, err := claudecode.MergeSettings([]byte("{}\n"), claudecode.SettingsOptions{Command: command})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -247,7 +256,7 @@ func (r *claudeRig) installHooks(answers map[string][]byte) {
 		r.t.Fatal(err)
 	}
 	for _, e := range recordOnly {
-		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": claudecode.HookCommand(script, e.Arg)}}}
+		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": claudecode.HookCommand(r.at("hook", "hook.sh"), e.Arg)}}}
 		if e.Matcher != "" {
 			group["matcher"] = e.Matcher
 		}
