@@ -33,6 +33,8 @@ type ToolUse struct {
 
 // Request is one request the stand-in received.
 type Request struct {
+	Method string
+	Host   string // the host asked for: a proxied request's destination
 	Path   string
 	Header http.Header
 	Body   []byte
@@ -51,7 +53,9 @@ func (r Request) Text() string { return decodedText(r.Body) }
 // server. Requests to /v1/messages take the next scripted turn, unless
 // Aside says the request is one of the agent's side calls (a title, a
 // quota check), which get AsideText. /v1/messages/count_tokens answers an
-// estimate. Every request is recorded.
+// estimate. Every request is recorded. Set as the client's HTTPS_PROXY
+// too, it refuses (and Err reports) every request the client makes past
+// the loopback.
 type Messages struct {
 	// URL is the server's base URL, for ANTHROPIC_BASE_URL.
 	URL string
@@ -127,7 +131,7 @@ const (
 
 func (m *Messages) serve(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
-	req := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	req := Request{Method: r.Method, Host: r.Host, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	var fields struct {
 		Model  string `json:"model"`
 		Stream bool   `json:"stream"`
@@ -137,6 +141,11 @@ func (m *Messages) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Model, req.Stream = fields.Model, fields.Stream
 	switch {
+	case r.Method == http.MethodConnect || r.URL.Host != "":
+		// the stand-in is the client's proxy too: anything it proxies was
+		// on its way past the loopback
+		m.record(req, fmt.Errorf("%s %s: a request past the loopback, through the stand-in as a proxy", r.Method, r.Host))
+		writeError(w, http.StatusForbidden, "permission_error", "the stand-in does not proxy: "+r.Host)
 	case r.Method != http.MethodPost || (req.Path != messagesPath && req.Path != countPath):
 		m.record(req, fmt.Errorf("%s %s: not an endpoint of the stand-in", r.Method, r.URL.Path))
 		writeError(w, http.StatusNotFound, "not_found_error", "no such endpoint: "+r.URL.Path)

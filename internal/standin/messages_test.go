@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -193,8 +194,16 @@ func TestMessagesChecks(t *testing.T) {
 		t.Errorf("bad body: status %d", resp.StatusCode)
 	}
 
+	// a client with the stand-in as its proxy, going past the loopback
+	proxied := &http.Client{Transport: &http.Transport{Proxy: func(*http.Request) (*url.URL, error) { return url.Parse(m.URL) }}}
+	if resp, err := proxied.Get("https://api.example.invalid/v1/x"); err == nil {
+		resp.Body.Close()
+		t.Error("a request through the stand-in as a proxy went through")
+	}
+
 	err := m.Err()
-	for _, want := range []string{`lacks "absent text"`, "past the 1 scripted turns", "/v1/complete: not an endpoint", "request body"} {
+	for _, want := range []string{`lacks "absent text"`, "past the 1 scripted turns", "POST /v1/complete: not an endpoint",
+		"request body", "CONNECT api.example.invalid:443: a request past the loopback, through the stand-in as a proxy"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Err: %v; want it to say %q", err, want)
 		}
@@ -202,8 +211,8 @@ func TestMessagesChecks(t *testing.T) {
 	if err != nil && strings.Contains(err.Error(), "line one") {
 		t.Errorf("Err names a wanted text the request had: %v", err)
 	}
-	if n, s := len(m.Requests()), len(m.Scripted()); n != 6 || s != 3 {
-		t.Errorf("%d requests, %d scripted; want 6 and 3", n, s)
+	if n, s := len(m.Requests()), len(m.Scripted()); n != 7 || s != 3 {
+		t.Errorf("%d requests, %d scripted; want 7 and 3", n, s)
 	}
 	if !m.Requests()[0].Aside {
 		t.Error("the haiku request is not marked Aside")
