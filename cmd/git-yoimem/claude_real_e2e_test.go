@@ -48,26 +48,22 @@ const (
 // the transcript claude wrote reads through extract --dry-run.
 func TestClaudeRealSession(t *testing.T) {
 	t.Parallel()
-	// the paths are filled in once the rig is there (the stand-in
-	// marshals a tool's input when it answers)
-	memoryWrite := map[string]any{"file_path": "", "content": "---\nstatus: active\n---\n# Use SQLite\n"}
-	notesWrite := map[string]any{"file_path": "", "content": "We use SQLite.\n"}
-	r := newClaudeRig(t,
+	r := newClaudeRig(t)
+	memoryPath := filepath.Join(r.dir, ".yoi", "memory", "decisions", "sqlite.md")
+	memoryWrite := map[string]any{"file_path": memoryPath, "content": "---\nstatus: active\n---\n# Use SQLite\n"}
+	r.api.Script(
 		standin.Turn{
 			Want: []string{startContext, promptContext, sessionPrompt},
 			Text: "I will record the decision.", Tools: []standin.ToolUse{{Name: "Write", Input: memoryWrite}},
 		},
 		standin.Turn{
 			Want:  []string{"is project memory"},
-			Tools: []standin.ToolUse{{Name: "Write", Input: notesWrite}},
+			Tools: []standin.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(r.dir, "notes.txt"), "content": "We use SQLite.\n"}}},
 		},
 		standin.Turn{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "cat notes.txt", "description": "Show the notes"}}}},
 		standin.Turn{Want: []string{"We use SQLite."}, Text: finalAnswer},
 		standin.Turn{Text: "<summary>We chose SQLite and noted it in notes.txt.</summary>"}, // /compact
 	)
-	memoryPath := filepath.Join(r.dir, ".yoi", "memory", "decisions", "sqlite.md")
-	memoryWrite["file_path"] = memoryPath
-	notesWrite["file_path"] = filepath.Join(r.dir, "notes.txt")
 	_, reason := agent.GuardTool(agent.Event{Kind: agent.PreTool, Tool: "Write", Cwd: r.dir, ToolInput: mustJSON(t, memoryWrite)})
 	r.installHooks(r.hookStandIn(map[string][]byte{
 		"session-start":      encoded(agent.SessionStart, "SessionStart", agent.Response{Context: agent.Context{Summary: startContext}}),

@@ -60,7 +60,9 @@ type claudeRig struct {
 	env                  []string
 }
 
-func newClaudeRig(t *testing.T, turns ...standin.Turn) *claudeRig {
+// newClaudeRig makes the rig; its stand-in has no turns until the test
+// scripts them (r.api.Script).
+func newClaudeRig(t *testing.T) *claudeRig {
 	t.Helper()
 	r := &claudeRig{t: t, claude: claudeBin(t), root: t.TempDir()}
 	r.home, r.dir, r.bin = r.at("home"), r.at("repo"), r.at("bin")
@@ -72,7 +74,7 @@ func newClaudeRig(t *testing.T, turns ...standin.Turn) *claudeRig {
 	if err := os.Symlink(os.Args[0], filepath.Join(r.bin, "git-yoimem")); err != nil {
 		t.Fatal(err)
 	}
-	r.api = standin.NewMessages(standin.Options{}, turns...)
+	r.api = standin.NewMessages(standin.Options{})
 	t.Cleanup(r.api.Close)
 	r.env = r.environment()
 	r.git("init", "-q", "-b", "main")

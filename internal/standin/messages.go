@@ -91,6 +91,14 @@ func NewMessages(opts Options, turns ...Turn) *Messages {
 	return m
 }
 
+// Script replaces the turns still to come by turns, e.g. once a test
+// knows the paths its tool calls name.
+func (m *Messages) Script(turns ...Turn) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.turns = append(m.turns[:m.next:m.next], turns...)
+}
+
 // Close shuts the server down.
 func (m *Messages) Close() { m.srv.Close() }
 

@@ -131,10 +131,12 @@ func TestMessagesStream(t *testing.T) {
 	}
 }
 
-// TestMessagesJSON: without stream the answer is one message object.
+// TestMessagesJSON: without stream the answer is one message object;
+// Script replaces the turns to come.
 func TestMessagesJSON(t *testing.T) {
-	m := NewMessages(Options{}, Turn{Tools: []ToolUse{{Name: "Bash", Input: map[string]string{"command": "ls"}}}})
+	m := NewMessages(Options{}, Turn{Text: "replaced"})
 	defer m.Close()
+	m.Script(Turn{Tools: []ToolUse{{Name: "Bash", Input: map[string]string{"command": "ls"}}}})
 	resp := post(t, m.URL, "/v1/messages", `{"model":"claude-x","messages":[]}`)
 	var msg struct {
 		Type       string `json:"type"`
