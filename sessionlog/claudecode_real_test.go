@@ -12,15 +12,15 @@ import (
 
 // realClaudeLog is the transcript the real Claude Code CLI 2.1.332 wrote
 // for a recorded session (testdata/agents/claude-code/README.md).
-var realClaudeLog = filepath.Join("..", "testdata", "agents", "claude-code", "transcripts", "466db473-aa63-4796-82a0-c8878e0db319.jsonl")
+var realClaudeLog = filepath.Join("..", "testdata", "agents", "claude-code", "transcripts", "3d4710d4-6191-4840-a7ce-9e8c232d0dea.jsonl")
 
 // TestClaudeCodeReal reads the real transcript: the format is detected;
-// the conversation is the prompt, the answers, the three tool calls with
-// their results (the hook's denial an error) and the compaction, in
+// the conversation is the prompt, the answers, the four tool calls with
+// their results (the hook's denial an error; the MCP tool's answer) and the compaction, in
 // order; every other line (attachments, hook output, request blobs with
 // a message role, queue operations, the /compact command's own lines, the
 // compaction summary) is meta or other, no line is a problem; the tokens
-// of the four model calls count once each.
+// of the five model calls count once each.
 func TestClaudeCodeReal(t *testing.T) {
 	data, err := os.ReadFile(realClaudeLog)
 	if err != nil {
@@ -36,7 +36,7 @@ func TestClaudeCodeReal(t *testing.T) {
 		if e.Problem != "" {
 			t.Errorf("line %d (%s): %s", e.Index, e.Type, e.Problem)
 		}
-		if e.SessionID != "" && e.SessionID != "466db473-aa63-4796-82a0-c8878e0db319" {
+		if e.SessionID != "" && e.SessionID != "3d4710d4-6191-4840-a7ce-9e8c232d0dea" {
 			t.Errorf("line %d: session %q", e.Index, e.SessionID)
 		}
 		if e.Usage != nil {
@@ -67,17 +67,19 @@ func TestClaudeCodeReal(t *testing.T) {
 		"tool_result tool:  [error false: File created successfully at: /tmp/claud]",
 		"tool_call assistant:  [Bash cat notes.txt]",
 		"tool_result tool:  [error false: We use SQLite.]",
+		"tool_call assistant:  [mcp__yoimem__knowledge_search retry]",
+		"tool_result tool:  [error false: {\"hits\":[{\"description\":\"how the payment]",
 		"message assistant: Noted in notes.txt; memory changes go through the memory tools.",
 		"compaction system: Conversation compacted",
 	}
 	if !slices.Equal(conv, want) {
 		t.Errorf("the conversation read:\n%s\nwant:\n%s", strings.Join(conv, "\n"), strings.Join(want, "\n"))
 	}
-	if tokens != 51059 {
-		t.Errorf("entries' input tokens %d, want 51059 (4 calls, each once)", tokens)
+	if tokens != 64230 {
+		t.Errorf("entries' input tokens %d, want 64230 (5 calls, each once)", tokens)
 	}
 	n, err := CountTokens(bytes.NewReader(data), ClaudeCode, Options{})
-	if err != nil || n.InputTokens != 51059 || n.Calls != 4 {
-		t.Errorf("CountTokens: %+v, %v; want 51059 over 4 calls", n, err)
+	if err != nil || n.InputTokens != 64230 || n.Calls != 5 {
+		t.Errorf("CountTokens: %+v, %v; want 64230 over 5 calls", n, err)
 	}
 }

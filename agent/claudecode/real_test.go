@@ -16,7 +16,7 @@ import (
 // into .yoi/memory and nothing else.
 func TestDecodeReal(t *testing.T) {
 	const (
-		session = "466db473-aa63-4796-82a0-c8878e0db319"
+		session = "3d4710d4-6191-4840-a7ce-9e8c232d0dea"
 		log     = "/tmp/claude-rec/home/.claude/projects/-tmp-claude-rec-repo/" + session + ".jsonl"
 		cwd     = "/tmp/claude-rec/repo"
 	)
@@ -27,20 +27,21 @@ func TestDecodeReal(t *testing.T) {
 		deny          bool   // GuardTool denies it
 	}
 	tests := map[string]want{
-		"SessionStart.json":         {kind: agent.SessionStart, source: "startup"},
-		"UserPromptSubmit.json":     {kind: agent.UserPrompt, prompt: "Record that we chose SQLite, see #retry"},
-		"PreToolUse.json":           {kind: agent.PreTool, tool: "Write", input: "file_path=" + cwd + "/.yoi/memory/decisions/sqlite.md", deny: true},
-		"PreToolUse-2.json":         {kind: agent.PreTool, tool: "Write", input: "file_path=" + cwd + "/notes.txt"},
-		"PreToolUse-bash.json":      {kind: agent.PreTool, tool: "Bash", input: "command=cat notes.txt"},
-		"PostToolUse.json":          {kind: agent.Unknown, tool: "Write", input: "file_path=" + cwd + "/notes.txt"},
-		"PostToolUse-bash.json":     {kind: agent.Unknown, tool: "Bash", input: "command=cat notes.txt"},
-		"Stop.json":                 {kind: agent.Stop},
-		"SessionEnd.json":           {kind: agent.SessionEnd, source: "other"},
-		"SessionStart-resume.json":  {kind: agent.SessionStart, source: "resume"},
-		"PreCompact.json":           {kind: agent.PreCompact, source: "manual"},
-		"SubagentStop.json":         {kind: agent.Unknown},
-		"SessionStart-compact.json": {kind: agent.SessionStart, source: "compact"},
-		"SessionEnd-2.json":         {kind: agent.SessionEnd, source: "other"},
+		"SessionStart.json":                              {kind: agent.SessionStart, source: "startup"},
+		"UserPromptSubmit.json":                          {kind: agent.UserPrompt, prompt: "Record that we chose SQLite, see #retry"},
+		"PreToolUse.json":                                {kind: agent.PreTool, tool: "Write", input: "file_path=" + cwd + "/.yoi/memory/decisions/sqlite.md", deny: true},
+		"PreToolUse-2.json":                              {kind: agent.PreTool, tool: "Write", input: "file_path=" + cwd + "/notes.txt"},
+		"PreToolUse-bash.json":                           {kind: agent.PreTool, tool: "Bash", input: "command=cat notes.txt"},
+		"PostToolUse.json":                               {kind: agent.Unknown, tool: "Write", input: "file_path=" + cwd + "/notes.txt"},
+		"PostToolUse-bash.json":                          {kind: agent.Unknown, tool: "Bash", input: "command=cat notes.txt"},
+		"PostToolUse-mcp__yoimem__knowledge_search.json": {kind: agent.Unknown, tool: "mcp__yoimem__knowledge_search", input: "query=retry"},
+		"Stop.json":                                      {kind: agent.Stop},
+		"SessionEnd.json":                                {kind: agent.SessionEnd, source: "other"},
+		"SessionStart-resume.json":                       {kind: agent.SessionStart, source: "resume"},
+		"PreCompact.json":                                {kind: agent.PreCompact, source: "manual"},
+		"SubagentStop.json":                              {kind: agent.Unknown},
+		"SessionStart-compact.json":                      {kind: agent.SessionStart, source: "compact"},
+		"SessionEnd-2.json":                              {kind: agent.SessionEnd, source: "other"},
 	}
 	dir := filepath.Join("..", "..", "testdata", "agents", "claude-code", "hooks")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))

@@ -42,7 +42,9 @@ const (
 // hook stand-in answering with claudecode.Encode's bytes in place of
 // `git yoimem hook claude-code`): the SessionStart and UserPromptSubmit
 // context reaches the model, a Write into .yoi/memory is denied with our
-// reason and the model sees it, the other tools run; then /compact on
+// reason and the model sees it, the other tools run, and so does
+// knowledge_search of `git yoimem mcp` (.mcp.json as install writes it),
+// whose answer reaches the model; then /compact on
 // the resumed session fires PreCompact. Every hook input decodes into the
 // right agent.Event, agrees in shape with the committed recordings, and
 // the transcript claude wrote reads through extract --dry-run.
@@ -61,7 +63,8 @@ func TestClaudeRealSession(t *testing.T) {
 			Tools: []standin.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(r.dir, "notes.txt"), "content": "We use SQLite.\n"}}},
 		},
 		standin.Turn{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "cat notes.txt", "description": "Show the notes"}}}},
-		standin.Turn{Want: []string{"We use SQLite."}, Text: finalAnswer},
+		standin.Turn{Want: []string{"We use SQLite."}, Tools: []standin.ToolUse{{Name: "mcp__yoimem__knowledge_search", Input: map[string]any{"query": "retry"}}}},
+		standin.Turn{Want: []string{"how the payment client retries"}, Text: finalAnswer},
 		standin.Turn{Text: "<summary>We chose SQLite and noted it in notes.txt.</summary>"}, // /compact
 	)
 	_, reason := agent.GuardTool(agent.Event{Kind: agent.PreTool, Tool: "Write", Cwd: r.dir, ToolInput: mustJSON(t, memoryWrite)})
@@ -71,7 +74,10 @@ func TestClaudeRealSession(t *testing.T) {
 		"pre-tool-use-deny":  encoded(agent.PreTool, "PreToolUse", agent.Response{Deny: true, Reason: reason}),
 	}))
 
-	first := r.prompt(sessionPrompt, "--permission-mode", "acceptEdits", "--allowedTools", "Bash(cat:*)")
+	r.registerMCP()
+	r.approveProjectMCP()
+
+	first := r.prompt(sessionPrompt, "--permission-mode", "acceptEdits", "--allowedTools", "Bash(cat:*) mcp__yoimem__knowledge_search")
 	if first.Result != finalAnswer {
 		t.Errorf("claude's result: %q, want %q", first.Result, finalAnswer)
 	}
@@ -178,7 +184,7 @@ func checkHookSequence(t *testing.T, events []string, inputs [][]byte, reason st
 	t.Helper()
 	want := []string{
 		"session-start", "user-prompt-submit",
-		"pre-tool-use", "pre-tool-use", "post-tool-use", "pre-tool-use", "post-tool-use",
+		"pre-tool-use", "pre-tool-use", "post-tool-use", "pre-tool-use", "post-tool-use", "post-tool-use",
 		"stop", "session-end",
 		"session-start", "pre-compact", "subagent-stop", "session-start", "session-end",
 	}
@@ -226,6 +232,7 @@ func checkTranscriptDryRun(t *testing.T, r *claudeRig, transcript string) {
 		"assistant: I will record the decision.\n",
 		"assistant called Write: ",
 		"assistant called Bash: cat notes.txt\n",
+		"assistant called mcp__yoimem__knowledge_search: retry\n",
 		"assistant: " + finalAnswer + "\n",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -367,11 +374,7 @@ func fieldNames(t *testing.T, b []byte) []string {
 func TestClaudeRealMCPList(t *testing.T) {
 	t.Parallel()
 	r := newClaudeRig(t)
-	b, err := claudecode.MergeMCP([]byte("{}\n"), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.write(".mcp.json", string(b))
+	r.registerMCP()
 	if stdout := r.mustExec(r.claude, "mcp", "list"); !strings.Contains(stdout, "yoimem: git yoimem mcp - ") || !strings.Contains(stdout, "Pending approval") {
 		t.Errorf("claude mcp list before approval:\n%s", stdout)
 	}

@@ -290,6 +290,17 @@ func (r *claudeRig) hookInputs() (events []string, inputs [][]byte) {
 	return events, inputs
 }
 
+// registerMCP writes .mcp.json as install does (claudecode.MergeMCP):
+// `git yoimem mcp`, read-only.
+func (r *claudeRig) registerMCP() {
+	r.t.Helper()
+	b, err := claudecode.MergeMCP([]byte("{}\n"), false)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.write(".mcp.json", string(b))
+}
+
 // approveProjectMCP approves the project's MCP servers (.mcp.json) in
 // the user's settings, as a user does at claude's first interactive
 // start; claude starts no unapproved project server (`claude mcp list`
