@@ -387,3 +387,50 @@ func TestClaudeRealMCPList(t *testing.T) {
 		t.Errorf("claude mcp list called the model API: %d requests", len(r.api.Requests()))
 	}
 }
+
+// TestClaudeRealOurHooksOutsideRepo: with our hooks installed for the
+// user (every session, any directory) and claude run in a directory that
+// is no repository, the hooks, which have nothing to do there, must
+// neither block nor disturb the session: Claude Code reads a hook's exit
+// code 2 as "block" (UserPromptSubmit: the prompt is dropped and claude
+// -p ends with no turn at all; PreToolUse: the tool is denied; Stop: the
+// agent must go on), and any other failure as an error shown to the
+// user. git-yoimem's own exit code 2 (usage, not a repository) must
+// therefore never leave `git yoimem hook claude-code`.
+//
+// It runs once `git yoimem hook claude-code` exists; before that, the
+// command is an unknown hook (exit 2), and this session loses its prompt.
+func TestClaudeRealOurHooksOutsideRepo(t *testing.T) {
+	t.Parallel()
+	r := newClaudeRig(t)
+	plain := r.at("plain")
+	if err := os.MkdirAll(plain, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yoimem := filepath.Join(r.bin, "git-yoimem")
+	start := []byte(`{"session_id":"s","transcript_path":"` + filepath.Join(r.home, "none.jsonl") + `","cwd":"` + plain + `","hook_event_name":"SessionStart","source":"startup"}`)
+	if _, stderr, code := r.execIn(plain, start, yoimem, "hook", "claude-code", "session-start"); code == 2 && strings.Contains(stderr, `unknown hook "claude-code"`) {
+		t.Skip("git yoimem hook claude-code is not on this branch yet")
+	}
+
+	notes := filepath.Join(plain, "notes.txt")
+	r.api.Script(
+		standin.Turn{Want: []string{"write the notes"}, Tools: []standin.ToolUse{{Name: "Write", Input: map[string]any{"file_path": notes, "content": "plain\n"}}}},
+		standin.Turn{Text: "Written."},
+	)
+	r.installUserHooks(yoimem)
+	stdout, stderr, code := r.execIn(plain, nil, r.claude, "-p", "write the notes", "--output-format", "json", "--permission-mode", "acceptEdits")
+	var res claudeResult
+	if err := json.Unmarshal([]byte(stdout), &res); code != 0 || err != nil || res.Result != "Written." {
+		t.Errorf("claude -p outside a repository with our hooks: exit %d, result %q (%v)\n%s", code, res.Result, err, stderr)
+	}
+	if err := r.api.Err(); err != nil {
+		t.Errorf("the Messages stand-in: %v", err)
+	}
+	if b, err := os.ReadFile(notes); err != nil || string(b) != "plain\n" {
+		t.Errorf("the Write did not run: %q, %v", b, err)
+	}
+	if strings.Contains(stderr, " hook [") && strings.Contains(stderr, "failed") {
+		t.Errorf("claude reports a failing hook:\n%s", stderr)
+	}
+}

@@ -130,10 +130,20 @@ func (r *claudeRig) write(name, content string) {
 // bounded, and returns its output and exit status.
 func (r *claudeRig) exec(name string, args ...string) (stdout, stderr string, code int) {
 	r.t.Helper()
+	return r.execIn(r.dir, nil, name, args...)
+}
+
+// execIn runs a program in dir with the rig's environment and stdin,
+// bounded.
+func (r *claudeRig) execIn(dir string, stdin []byte, name string, args ...string) (stdout, stderr string, code int) {
+	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), claudeRunTime)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd.Dir, cmd.Env = dir, r.env
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.WaitDelay = 5 * time.Second // a hook's child holding the pipes open must not hang the test
@@ -269,6 +279,24 @@ func (r *claudeRig) installHooks(command string) {
 		r.t.Fatal(err)
 	}
 	r.write(".claude/settings.json", string(b)+"\n")
+}
+
+// installUserHooks writes ~/.claude/settings.json as `install --agent
+// claude-code --scope user` would: our hooks, run by command, for every
+// session of the user, in any directory.
+func (r *claudeRig) installUserHooks(command string) {
+	r.t.Helper()
+	settings, err := claudecode.MergeSettings([]byte("{}\n"), claudecode.SettingsOptions{Command: command})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	user := filepath.Join(r.home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(user, settings, 0o644); err != nil {
+		r.t.Fatal(err)
+	}
 }
 
 // hookInputs are the hook inputs saved so far, in order, with the event
