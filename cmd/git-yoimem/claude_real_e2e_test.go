@@ -44,10 +44,10 @@ const (
 // context reaches the model, a Write into .yoi/memory is denied with our
 // reason and the model sees it, the other tools run, and so does
 // knowledge_search of `git yoimem mcp` (.mcp.json as install writes it),
-// whose answer reaches the model; then /compact on
-// the resumed session fires PreCompact. Every hook input decodes into the
-// right agent.Event, agrees in shape with the committed recordings, and
-// the transcript claude wrote reads through extract --dry-run.
+// whose answer reaches the model; then /compact on the resumed session
+// fires PreCompact. Every hook input decodes into the right agent.Event
+// and agrees in shape with the committed recordings, and the transcript
+// claude wrote reads through extract --dry-run.
 func TestClaudeRealSession(t *testing.T) {
 	t.Parallel()
 	r := newClaudeRig(t)
