@@ -1,0 +1,197 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yoimem/git-yoimem/internal/standin"
+)
+
+// End-to-end tests with the real Codex CLI (npm @openai/codex), run
+// offline: its model provider is internal/standin's Responses API
+// stand-in on the loopback interface, HOME and CODEX_HOME are the test's
+// own, and nothing needs a key. YOIMEM_CODEX_BIN names the codex binary
+// (.ci/run installs it); without it the tests skip, unless
+// YOIMEM_REQUIRE_AGENT_CLIS=1 says the agent CLIs must be there.
+
+// codexBinary is the codex binary to test, or skips.
+func codexBinary(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv("YOIMEM_CODEX_BIN")
+	if bin == "" {
+		if os.Getenv("YOIMEM_REQUIRE_AGENT_CLIS") == "1" {
+			t.Fatal("YOIMEM_REQUIRE_AGENT_CLIS=1 but YOIMEM_CODEX_BIN is not set: install @openai/codex (see .ci/run) and point YOIMEM_CODEX_BIN at its codex")
+		}
+		t.Skip("YOIMEM_CODEX_BIN not set: the real Codex CLI is not tested")
+	}
+	if fi, err := os.Stat(bin); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+		t.Fatalf("YOIMEM_CODEX_BIN=%s is not an executable file (%v)", bin, err)
+	}
+	return bin
+}
+
+// codexRun is the real Codex CLI set up to run offline in a repository
+// with .yoi/: an isolated HOME and CODEX_HOME and a Responses stand-in as
+// its model provider. Tests add to its config.toml (hooks, notify, MCP
+// servers) with configure before running it.
+type codexRun struct {
+	t         *testing.T
+	bin       string
+	repo      *extractRepo // the repository, and git-yoimem run in it
+	home      string       // HOME for codex
+	codexHome string       // CODEX_HOME
+	server    *standin.ResponsesServer
+	env       []string
+}
+
+// newCodexRun starts a stand-in serving turns and writes a config.toml
+// that points Codex at it.
+func newCodexRun(t *testing.T, turns ...standin.ResponsesTurn) *codexRun {
+	t.Helper()
+	bin := codexBinary(t)
+	repo := newExtractRepo(t)
+	if err := os.Remove(repo.path("session.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	server, err := standin.StartResponses(turns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Close() })
+	home := t.TempDir()
+	c := &codexRun{t: t, bin: bin, repo: repo, home: home, codexHome: filepath.Join(home, ".codex"), server: server}
+	if err := os.MkdirAll(c.codexHome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// git isolated as for git-yoimem; nothing of the caller's Codex or
+	// proxies; the key Codex insists on is a dummy.
+	for _, kv := range repo.env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "HOME" || strings.HasPrefix(k, "CODEX_") || strings.EqualFold(k, "NO_PROXY") {
+			continue
+		}
+		c.env = append(c.env, kv)
+	}
+	c.env = append(c.env, "HOME="+home, "CODEX_HOME="+c.codexHome, "STANDIN_API_KEY=offline", "NO_PROXY=127.0.0.1,localhost")
+	c.configure(fmt.Sprintf(`model = "gpt-5.2"
+model_provider = "standin"
+
+[model_providers.standin]
+name = "standin"
+base_url = %q
+wire_api = "responses"
+env_key = "STANDIN_API_KEY"
+`, server.URL))
+	return c
+}
+
+// configure appends TOML to CODEX_HOME/config.toml.
+func (c *codexRun) configure(toml string) {
+	c.t.Helper()
+	f, err := os.OpenFile(filepath.Join(c.codexHome, "config.toml"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if _, err := f.WriteString(toml + "\n"); err != nil {
+		c.t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+var codexSessionID = regexp.MustCompile(`(?m)^session id: ([0-9a-f-]{36})$`)
+
+// exec runs 'codex exec ARGS' in the repository to the end and returns
+// the session id it names. Codex's own failures fail the test with what
+// it printed.
+func (c *codexRun) exec(args ...string) (sessionID string) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.bin, append([]string{"exec"}, args...)...)
+	cmd.Dir, cmd.Env = c.repo.dir, c.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = fmt.Errorf("still running after 3 minutes: %w", err)
+		}
+		c.t.Fatalf("codex exec %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	m := codexSessionID.FindStringSubmatch(stderr.String())
+	if m == nil {
+		c.t.Fatalf("codex exec %s named no session id:\n%s", strings.Join(args, " "), stderr.String())
+	}
+	return m[1]
+}
+
+// rollout is the rollout file of a session: CODEX_HOME/sessions/YYYY/MM/
+// DD/rollout-<time>-<id>.jsonl, found by its id.
+func (c *codexRun) rollout(sessionID string) string {
+	c.t.Helper()
+	found, err := filepath.Glob(filepath.Join(c.codexHome, "sessions", "*", "*", "*", "rollout-*-"+sessionID+".jsonl"))
+	if err != nil || len(found) != 1 {
+		c.t.Fatalf("rollout of session %s under %s: %d found (%v)", sessionID, c.codexHome, len(found), err)
+	}
+	return found[0]
+}
+
+// TestCodexRealRollout: a session of two turns with the real Codex CLI (a
+// prompt, an answer with a shell call, its output, a final answer; then
+// resumed with a second prompt) is read back by extract: each prompt and
+// answer once, the shell call, none of what Codex injects.
+func TestCodexRealRollout(t *testing.T) {
+	c := newCodexRun(t,
+		standin.ResponsesTurn{Text: "Let me read the README.", Calls: []standin.ResponsesCall{{Name: "exec_command", Arguments: `{"cmd":"cat README.md","yield_time_ms":1000}`}}},
+		standin.ResponsesTurn{Text: "Decision: the README stays the only doc."},
+		standin.ResponsesTurn{Text: "Retries back off exponentially, 5 attempts at most."},
+	)
+	id := c.exec("What does the README say? Read it.")
+	if again := c.exec("resume", id, "And how should retries work?"); again != id {
+		t.Fatalf("resumed session %s, want %s", again, id)
+	}
+	if left := c.server.Left(); left != 0 {
+		t.Errorf("Codex asked the stand-in %d times; %d scripted turns left", len(c.server.Requests()), left)
+	}
+	rollout := c.rollout(id)
+
+	stdout, stderr, code := c.repo.run("extract", "--dry-run", "--log", rollout)
+	if code != 0 {
+		t.Fatalf("extract --dry-run: exit %d\n%s", code, stderr)
+	}
+	if !regexp.MustCompile(`entries 1-\d+ of session ` + id + `: \d+ shown`).MatchString(stderr) {
+		t.Errorf("extract --dry-run names no range of session %s:\n%s", id, stderr)
+	}
+	for _, line := range []string{
+		"user: What does the README say? Read it.",
+		"assistant: Let me read the README.",
+		"assistant called exec_command: cat README.md",
+		"assistant: Decision: the README stays the only doc.",
+		"user: And how should retries work?",
+		"assistant: Retries back off exponentially, 5 attempts at most.",
+	} {
+		if n := strings.Count("\n"+stdout, "\n"+line+"\n"); n != 1 {
+			t.Errorf("extract --dry-run shows %q %d times, want once:\n%s", line, n, stdout)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^tool (result|error) \(\d+ bytes\): `).MatchString(stdout) {
+		t.Errorf("extract --dry-run shows no tool output:\n%s", stdout)
+	}
+	for _, injected := range []string{"environment_context", "skills_instructions", "You are a coding agent"} {
+		if strings.Contains(stdout, injected) {
+			t.Errorf("extract --dry-run shows what Codex injected (%s):\n%s", injected, stdout)
+		}
+	}
+}
