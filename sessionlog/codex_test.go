@@ -42,23 +42,28 @@ func conversation(t *testing.T, entries []Entry) []said {
 // and answer once, the shell call and its output, none of what Codex
 // injects (developer messages, <environment_context>, skills, hook context).
 func TestCodexRecorded(t *testing.T) {
-	tests := []struct {
+	tools := []said{
+		{KindMessage, RoleUser, "What is in this repository? Run ls to check."},
+		{KindMessage, RoleAssistant, "I'll list the files first."},
+		{KindToolCall, RoleAssistant, "exec_command: ls -a && cat README.md"},
+		{KindToolResult, RoleTool, ".\n..\n.git\nREADME.md\nhi"},
+		{KindMessage, RoleAssistant, "The repository holds README.md, which says hi. Decision: keep README.md as the only doc."},
+		{KindMessage, RoleUser, "And how should retries work?"},
+		{KindMessage, RoleAssistant, "Retries: use exponential backoff with at most 5 attempts, as agreed."},
+	}
+	hookContext := []said{
+		{KindMessage, RoleUser, "Remember: tabs, not spaces."},
+		{KindMessage, RoleAssistant, "Noted: tabs, not spaces."},
+	}
+	type recording struct {
 		file string
 		want []said
-	}{
-		{"../../testdata/agents/codex/tools/rollout.jsonl", []said{
-			{KindMessage, RoleUser, "What is in this repository? Run ls to check."},
-			{KindMessage, RoleAssistant, "I'll list the files first."},
-			{KindToolCall, RoleAssistant, "exec_command: ls -a && cat README.md"},
-			{KindToolResult, RoleTool, ".\n..\n.git\nREADME.md\nhi"},
-			{KindMessage, RoleAssistant, "The repository holds README.md, which says hi. Decision: keep README.md as the only doc."},
-			{KindMessage, RoleUser, "And how should retries work?"},
-			{KindMessage, RoleAssistant, "Retries: use exponential backoff with at most 5 attempts, as agreed."},
-		}},
-		{"../../testdata/agents/codex/hook-context/rollout.jsonl", []said{
-			{KindMessage, RoleUser, "Remember: tabs, not spaces."},
-			{KindMessage, RoleAssistant, "Noted: tabs, not spaces."},
-		}},
+	}
+	var tests []recording
+	// the newer generation (item_completed) and the older (user_message)
+	for _, v := range []string{"0.171.0", "0.128.0"} {
+		dir := "../../testdata/agents/codex/" + v + "/"
+		tests = append(tests, recording{dir + "tools/rollout.jsonl", tools}, recording{dir + "hook-context/rollout.jsonl", hookContext})
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

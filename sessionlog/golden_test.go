@@ -32,12 +32,13 @@ var fixtures = []struct {
 	// 15802 (last), a repeat and an info:null skipped, 34000-15802 (from
 	// totals), 18000 (last).
 	{"codex.jsonl", Codex, 52000, 3, ""},
-	// Rollouts the real Codex CLI 0.171 wrote (testdata/agents/codex):
-	// token_count last_token_usage 10153, 10299, 10395 (the
-	// token_usage_record lines repeat them); 10239.
-	{"../../testdata/agents/codex/tools/rollout.jsonl", Codex, 30847, 3, "codex-0.171-tools.golden"},
-	{"../../testdata/agents/codex/hook-context/rollout.jsonl", Codex, 10239, 1, "codex-0.171-hook-context.golden"},
-	// msg_1 12000, msg_2 12500 (the repeated usage line skipped), msg_3 14000.
+	// Rollouts the real Codex CLI wrote (testdata/agents/codex), the
+	// newer generation (0.148 on) and the older: the last_token_usage of
+	// each call (the 0.171 token_usage_record lines repeat them).
+	{"../../testdata/agents/codex/0.171.0/tools/rollout.jsonl", Codex, 30856, 3, "codex-0.171.0-tools.golden"},
+	{"../../testdata/agents/codex/0.171.0/hook-context/rollout.jsonl", Codex, 10242, 1, "codex-0.171.0-hook-context.golden"},
+	{"../../testdata/agents/codex/0.128.0/tools/rollout.jsonl", Codex, 35591, 3, "codex-0.128.0-tools.golden"},
+	{"../../testdata/agents/codex/0.128.0/hook-context/rollout.jsonl", Codex, 11832, 1, "codex-0.128.0-hook-context.golden"},
 	{"native.jsonl", Native, 38500, 3, ""},
 }
 

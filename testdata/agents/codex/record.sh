@@ -15,6 +15,11 @@ here=$(dirname -- "$(realpath -- "${BASH_SOURCE[0]}")")
 root=$(realpath -- "$here/../../..")
 mkdir -p -- "$out"
 go build -o "$out/standin-responses" "$root/internal/cmd/standin-responses"
+# Hooks wait for review (newer releases) unless trust is bypassed.
+trust=()
+if "$codex" exec --help | grep -q -- --dangerously-bypass-hook-trust; then
+	trust=(--dangerously-bypass-hook-trust)
+fi
 
 # session W TURNS CONTEXT ARGS…: one codex run in W against TURNS. With
 # CONTEXT=1 the SessionStart and UserPromptSubmit hooks answer with
@@ -70,7 +75,7 @@ EOC
 	done
 	printf '{"hooks":{%s}}\n' "$events" >"$w/home/.codex/hooks.json"
 	(cd "$w/repo" && env -i PATH="$PATH" HOME="$w/home" CODEX_HOME="$w/home/.codex" STANDIN_API_KEY=offline \
-		"$codex" exec --dangerously-bypass-hook-trust "$@" >"$w/stdout.txt" 2>"$w/stderr.txt" </dev/null)
+		"$codex" exec "${trust[@]}" "$@" >"$w/stdout.txt" 2>"$w/stderr.txt" </dev/null)
 	kill -INT "$pid"
 	wait "$pid"
 }
