@@ -148,6 +148,26 @@ func (c *codexRun) rollout(sessionID string) string {
 	return found[0]
 }
 
+// sentPrompt tells whether the n-th request Codex made to the stand-in
+// had text as a user message.
+func (c *codexRun) sentPrompt(n int, text string) bool {
+	c.t.Helper()
+	reqs := c.server.Requests()
+	if n >= len(reqs) {
+		c.t.Fatalf("Codex made %d requests, not %d", len(reqs), n+1)
+	}
+	msgs, err := reqs[n].Messages()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if m.Role == "user" && strings.Join(m.Text, "\n") == text {
+			return true
+		}
+	}
+	return false
+}
+
 // TestCodexRealRollout: a session of two turns with the real Codex CLI (a
 // prompt, an answer with a shell call, its output, a final answer; then
 // resumed with a second prompt) is read back by extract: each prompt and
@@ -164,6 +184,9 @@ func TestCodexRealRollout(t *testing.T) {
 	}
 	if left := c.server.Left(); left != 0 {
 		t.Errorf("Codex asked the stand-in %d times; %d scripted turns left", len(c.server.Requests()), left)
+	}
+	if !c.sentPrompt(0, "What does the README say? Read it.") {
+		t.Errorf("Codex's first request to the stand-in does not carry the prompt")
 	}
 	rollout := c.rollout(id)
 

@@ -72,11 +72,11 @@ func StartResponses(turns ...ResponsesTurn) (*ResponsesServer, error) {
 	}
 	s := &ResponsesServer{URL: "http://" + ln.Addr().String() + "/v1", ln: ln, turns: turns}
 	s.srv = &http.Server{Handler: s}
-	go s.srv.Serve(ln) //nolint:errcheck // ends with Close
+	go func() { _ = s.srv.Serve(ln) }() // returns ErrServerClosed on Close
 	return s, nil
 }
 
-// Close stops the server and waits for nothing: the agent is done with it.
+// Close stops the server, cutting any answer still streaming.
 func (s *ResponsesServer) Close() error { return s.srv.Close() }
 
 // Requests returns the requests received so far, in order.
@@ -202,4 +202,42 @@ func mustJSON(v any) []byte {
 		panic(err) // maps of strings and numbers always encode
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// ResponsesMessage is a message of a request's input: its role and the
+// text of its content blocks.
+type ResponsesMessage struct {
+	Role string
+	Text []string
+}
+
+// Messages reads the messages of a request's input (what the agent sent
+// the model: its instructions, injected context, the conversation), so a
+// test can see that a hook's context reached the model. Other input items
+// (function calls and their outputs) are left out.
+func (r ResponsesRequest) Messages() ([]ResponsesMessage, error) {
+	var body struct {
+		Input []struct {
+			Type    string `json:"type"`
+			Role    string `json:"role"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"input"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		return nil, fmt.Errorf("responses stand-in: request %s %s: %w", r.Method, r.Path, err)
+	}
+	var msgs []ResponsesMessage
+	for _, in := range body.Input {
+		if in.Type != "message" {
+			continue
+		}
+		m := ResponsesMessage{Role: in.Role}
+		for _, c := range in.Content {
+			m.Text = append(m.Text, c.Text)
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
 }

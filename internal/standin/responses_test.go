@@ -120,3 +120,20 @@ func TestResponsesTurns(t *testing.T) {
 		t.Errorf("requests recorded: %d, %+v", len(reqs), reqs)
 	}
 }
+
+func TestResponsesRequestMessages(t *testing.T) {
+	r := ResponsesRequest{Method: "POST", Path: "/v1/responses", Body: []byte(`{"input":[
+		{"type":"message","role":"developer","content":[{"type":"input_text","text":"context from a hook"}]},
+		{"type":"message","role":"user","content":[{"type":"input_text","text":"a"},{"type":"input_text","text":"b"}]},
+		{"type":"function_call_output","call_id":"c","output":"x"}]}`)}
+	msgs, err := r.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2 || msgs[0].Role != "developer" || msgs[0].Text[0] != "context from a hook" || strings.Join(msgs[1].Text, "+") != "a+b" {
+		t.Errorf("messages %+v", msgs)
+	}
+	if _, err := (ResponsesRequest{Method: "POST", Path: "/v1/responses", Body: []byte("{")}).Messages(); err == nil || !strings.Contains(err.Error(), "/v1/responses") {
+		t.Errorf("a body that is not JSON: %v", err)
+	}
+}
