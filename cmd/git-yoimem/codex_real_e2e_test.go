@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -53,6 +54,7 @@ type codexRun struct {
 	codexHome string       // CODEX_HOME
 	server    *standin.ResponsesServer
 	env       []string
+	flags     []string // before exec's own arguments
 }
 
 // newCodexRun starts a stand-in serving turns and writes a config.toml
@@ -120,7 +122,7 @@ func (c *codexRun) exec(args ...string) (sessionID string) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, c.bin, append([]string{"exec"}, args...)...)
+	cmd := exec.CommandContext(ctx, c.bin, append(append([]string{"exec"}, c.flags...), args...)...)
 	cmd.Dir, cmd.Env = c.repo.dir, c.env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -146,6 +148,60 @@ func (c *codexRun) rollout(sessionID string) string {
 		c.t.Fatalf("rollout of session %s under %s: %d found (%v)", sessionID, c.codexHome, len(found), err)
 	}
 	return found[0]
+}
+
+// captureHooks makes Codex run, for each event, a hook that saves its
+// stdin to dir/hook-<event>-<n>.json, and a notify program that saves its
+// last argument to dir/notify-<n>.json (n counting from 1). Hooks are
+// user hooks (CODEX_HOME/hooks.json) and run without review.
+func (c *codexRun) captureHooks(dir string, events ...string) {
+	c.t.Helper()
+	script := filepath.Join(c.home, "capture.sh")
+	// $1 names the file; a free number is claimed with mkdir, which is
+	// atomic (hooks of one event may run concurrently).
+	body := `#!/bin/sh
+n=1
+while ! mkdir "` + dir + `/.$1-$n" 2>/dev/null; do n=$((n+1)); done
+if [ "$1" = notify ]; then shift; for last; do :; done; printf '%s' "$last" >"` + dir + `/notify-$n.json"
+else cat >"` + dir + `/hook-$1-$n.json"; fi
+`
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		c.t.Fatal(err)
+	}
+	var hooks []string
+	for _, ev := range events {
+		hooks = append(hooks, fmt.Sprintf(`%q: [{"hooks": [{"type": "command", "command": %q}]}]`, ev, script+" "+ev))
+	}
+	hooksJSON := `{"hooks": {` + strings.Join(hooks, ", ") + "}}\n"
+	if err := os.WriteFile(filepath.Join(c.codexHome, "hooks.json"), []byte(hooksJSON), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+	// notify is a top-level key: it goes before the tables
+	cfg := filepath.Join(c.codexHome, "config.toml")
+	old, err := os.ReadFile(cfg)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	notify := fmt.Sprintf("notify = [%q, \"notify\"]\n", script)
+	if err := os.WriteFile(cfg, append([]byte(notify), old...), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+	c.configure("[features]\nhooks = true")
+	c.flags = append(c.flags, "--dangerously-bypass-hook-trust")
+}
+
+// captured reads a payload captureHooks saved.
+func captured(t *testing.T, dir, name string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatalf("no %s: %v", name, err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, b)
+	}
+	return v
 }
 
 // sentPrompt tells whether the n-th request Codex made to the stand-in
@@ -216,5 +272,45 @@ func TestCodexRealRollout(t *testing.T) {
 		if strings.Contains(stdout, injected) {
 			t.Errorf("extract --dry-run shows what Codex injected (%s):\n%s", injected, stdout)
 		}
+	}
+}
+
+// samePath tells whether a payload's path names the file at want, links
+// resolved (a temporary directory may be reached through one).
+func samePath(got any, want string) bool {
+	s, ok := got.(string)
+	if !ok {
+		return false
+	}
+	a, err1 := filepath.EvalSymlinks(s)
+	b, err2 := filepath.EvalSymlinks(want)
+	return err1 == nil && err2 == nil && a == b
+}
+
+// TestCodexRealHooks: the real Codex CLI runs user hooks and notify with
+// the payloads the agent integration reads: each names the session, and
+// transcript_path is the rollout extract reads.
+func TestCodexRealHooks(t *testing.T) {
+	c := newCodexRun(t, standin.ResponsesTurn{Text: "Noted: tabs, not spaces."})
+	dir := t.TempDir()
+	c.captureHooks(dir, "SessionStart", "UserPromptSubmit", "Stop")
+	id := c.exec("Remember: tabs, not spaces.")
+	rollout := c.rollout(id)
+
+	for _, name := range []string{"hook-SessionStart-1.json", "hook-UserPromptSubmit-1.json", "hook-Stop-1.json"} {
+		p := captured(t, dir, name)
+		if p["session_id"] != id || !samePath(p["transcript_path"], rollout) || !samePath(p["cwd"], c.repo.dir) {
+			t.Errorf("%s: session_id %v, transcript_path %v, cwd %v; want %s, %s, %s", name, p["session_id"], p["transcript_path"], p["cwd"], id, rollout, c.repo.dir)
+		}
+	}
+	if p := captured(t, dir, "hook-UserPromptSubmit-1.json"); p["prompt"] != "Remember: tabs, not spaces." {
+		t.Errorf("UserPromptSubmit prompt %v", p["prompt"])
+	}
+	if p := captured(t, dir, "hook-Stop-1.json"); p["last_assistant_message"] != "Noted: tabs, not spaces." {
+		t.Errorf("Stop last_assistant_message %v", p["last_assistant_message"])
+	}
+	n := captured(t, dir, "notify-1.json")
+	if n["type"] != "agent-turn-complete" || n["thread-id"] != id || n["last-assistant-message"] != "Noted: tabs, not spaces." {
+		t.Errorf("notify payload %v", n)
 	}
 }
