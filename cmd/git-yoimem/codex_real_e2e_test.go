@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,10 @@ type codexRun struct {
 	server    *standin.ResponsesServer
 	env       []string
 	flags     []string // before exec's own arguments
+
+	top      []string          // config.toml's top-level keys, as TOML lines
+	features map[string]string // its [features] table
+	tables   []string          // its other tables, as TOML
 }
 
 // newCodexRun starts a stand-in serving turns and writes a config.toml
@@ -76,8 +81,9 @@ func newCodexRun(t *testing.T, turns ...standin.ResponsesTurn) *codexRun {
 	if err := os.MkdirAll(c.codexHome, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// git isolated as for git-yoimem; nothing of the caller's Codex or
-	// proxies; the key Codex insists on is a dummy.
+	// git isolated as for git-yoimem; nothing of the caller's Codex; the
+	// key Codex insists on is a dummy; any request not to the stand-in
+	// goes to a proxy on a loopback port nothing listens on.
 	for _, kv := range repo.env {
 		k, _, _ := strings.Cut(kv, "=")
 		if k == "HOME" || strings.HasPrefix(k, "CODEX_") || strings.EqualFold(k, "NO_PROXY") {
@@ -85,30 +91,47 @@ func newCodexRun(t *testing.T, turns ...standin.ResponsesTurn) *codexRun {
 		}
 		c.env = append(c.env, kv)
 	}
-	c.env = append(c.env, "HOME="+home, "CODEX_HOME="+c.codexHome, "STANDIN_API_KEY=offline", "NO_PROXY=127.0.0.1,localhost")
-	c.configure(fmt.Sprintf(`model = "gpt-5.2"
-model_provider = "standin"
-
-[model_providers.standin]
+	const deadProxy = "http://127.0.0.1:9"
+	c.env = append(c.env, "HOME="+home, "CODEX_HOME="+c.codexHome, "STANDIN_API_KEY=offline",
+		"HTTP_PROXY="+deadProxy, "HTTPS_PROXY="+deadProxy, "ALL_PROXY="+deadProxy, "NO_PROXY=127.0.0.1,localhost")
+	// No update check, analytics or plugin marketplace sync (a clone from
+	// github.com at startup): offline means offline.
+	c.top = []string{`model = "gpt-5.2"`, `model_provider = "standin"`, `check_for_update_on_startup = false`}
+	c.features = map[string]string{"plugins": "false"}
+	c.configure(fmt.Sprintf(`[model_providers.standin]
 name = "standin"
 base_url = %q
 wire_api = "responses"
-env_key = "STANDIN_API_KEY"
-`, server.URL))
+env_key = "STANDIN_API_KEY"`, server.URL))
+	c.configure("[analytics]\nenabled = false")
 	return c
 }
 
-// configure appends TOML to CODEX_HOME/config.toml.
-func (c *codexRun) configure(toml string) {
+// configure adds a TOML table (an MCP server, …) to CODEX_HOME/config.toml
+// and writes the file; top-level keys and features go in c.top and
+// c.features.
+func (c *codexRun) configure(table string) {
 	c.t.Helper()
-	f, err := os.OpenFile(filepath.Join(c.codexHome, "config.toml"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		c.t.Fatal(err)
+	if table != "" {
+		c.tables = append(c.tables, table)
 	}
-	if _, err := f.WriteString(toml + "\n"); err != nil {
-		c.t.Fatal(err)
+	var b strings.Builder
+	for _, line := range c.top {
+		b.WriteString(line + "\n")
 	}
-	if err := f.Close(); err != nil {
+	for _, t := range c.tables {
+		b.WriteString("\n" + t + "\n")
+	}
+	b.WriteString("\n[features]\n")
+	names := make([]string, 0, len(c.features))
+	for k := range c.features {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		b.WriteString(k + " = " + c.features[k] + "\n")
+	}
+	if err := os.WriteFile(filepath.Join(c.codexHome, "config.toml"), []byte(b.String()), 0o644); err != nil {
 		c.t.Fatal(err)
 	}
 }
@@ -176,17 +199,9 @@ else cat >"` + dir + `/hook-$1-$n.json"; fi
 	if err := os.WriteFile(filepath.Join(c.codexHome, "hooks.json"), []byte(hooksJSON), 0o644); err != nil {
 		c.t.Fatal(err)
 	}
-	// notify is a top-level key: it goes before the tables
-	cfg := filepath.Join(c.codexHome, "config.toml")
-	old, err := os.ReadFile(cfg)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	notify := fmt.Sprintf("notify = [%q, \"notify\"]\n", script)
-	if err := os.WriteFile(cfg, append([]byte(notify), old...), 0o644); err != nil {
-		c.t.Fatal(err)
-	}
-	c.configure("[features]\nhooks = true")
+	c.top = append(c.top, fmt.Sprintf("notify = [%q, \"notify\"]", script))
+	c.features["hooks"] = "true"
+	c.configure("")
 	c.flags = append(c.flags, "--dangerously-bypass-hook-trust")
 }
 
