@@ -35,10 +35,10 @@ var fixtures = []struct {
 	// Rollouts the real Codex CLI wrote (testdata/agents/codex), the
 	// newer generation (0.148 on) and the older: the last_token_usage of
 	// each call (the 0.171 token_usage_record lines repeat them).
-	{"../../testdata/agents/codex/0.171.0/tools/rollout.jsonl", Codex, 30856, 3, "codex-0.171.0-tools.golden"},
-	{"../../testdata/agents/codex/0.171.0/hook-context/rollout.jsonl", Codex, 10242, 1, "codex-0.171.0-hook-context.golden"},
-	{"../../testdata/agents/codex/0.128.0/tools/rollout.jsonl", Codex, 35591, 3, "codex-0.128.0-tools.golden"},
-	{"../../testdata/agents/codex/0.128.0/hook-context/rollout.jsonl", Codex, 11832, 1, "codex-0.128.0-hook-context.golden"},
+	{"../../testdata/agents/codex/0.171.0/tools/rollout.jsonl", Codex, 30870, 3, "codex-0.171.0-tools.golden"},
+	{"../../testdata/agents/codex/0.171.0/hook-context/rollout.jsonl", Codex, 10246, 1, "codex-0.171.0-hook-context.golden"},
+	{"../../testdata/agents/codex/0.128.0/tools/rollout.jsonl", Codex, 35609, 3, "codex-0.128.0-tools.golden"},
+	{"../../testdata/agents/codex/0.128.0/hook-context/rollout.jsonl", Codex, 11838, 1, "codex-0.128.0-hook-context.golden"},
 	{"native.jsonl", Native, 38500, 3, ""},
 }
 

@@ -59,6 +59,7 @@ EOS
 model = "gpt-5.2"
 model_provider = "standin"
 notify = ["$w/save-notify.sh"]
+check_for_update_on_startup = false
 
 [model_providers.standin]
 name = "standin"
@@ -66,15 +67,22 @@ base_url = "$url"
 wire_api = "responses"
 env_key = "STANDIN_API_KEY"
 
+[analytics]
+enabled = false
+
 [features]
 hooks = true
+plugins = false
 EOC
 	local ev events=""
 	for ev in SessionStart UserPromptSubmit PreToolUse PostToolUse Stop; do
 		events+="${events:+,}\"$ev\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"$w/save-hook.sh $ev\"}]}]"
 	done
 	printf '{"hooks":{%s}}\n' "$events" >"$w/home/.codex/hooks.json"
+	# offline: no update check, analytics or plugin sync (above); anything
+	# else not to the stand-in meets a dead loopback proxy
 	(cd "$w/repo" && env -i PATH="$PATH" HOME="$w/home" CODEX_HOME="$w/home/.codex" STANDIN_API_KEY=offline \
+		HTTP_PROXY=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 ALL_PROXY=http://127.0.0.1:9 NO_PROXY=127.0.0.1,localhost \
 		"$codex" exec "${trust[@]}" "$@" >"$w/stdout.txt" 2>"$w/stderr.txt" </dev/null)
 	kill -INT "$pid"
 	wait "$pid"
