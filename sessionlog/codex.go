@@ -14,11 +14,12 @@ import (
 // {"timestamp", "type", "payload"}. The clean conversation is in the event
 // form of each generation: event_msg user_message / agent_message up to
 // 0.147, event_msg item_completed UserMessage / AgentMessage items from
-// 0.148 on (no release seen writes both; testdata/agents/codex). The response_item messages mirror them (plus the blocks Codex
-// injects) and are reported as KindOther or KindMeta, so the conversation
-// is read once; the choice is made line by line, so a read resumed
-// anywhere reads the same. Usage comes from event_msg token_count; the
-// newer token_usage_record lines repeat it per call and count nothing.
+// 0.148 on (no release seen writes both; testdata/agents/codex). The
+// response_item messages mirror them (plus the blocks Codex injects) and
+// are reported as KindOther or KindMeta, so the conversation is read once;
+// the choice is made line by line, so a read resumed anywhere reads the
+// same. Usage comes from event_msg token_count; the newer
+// token_usage_record lines repeat it per call and count nothing.
 
 type codexParser struct{}
 
