@@ -11,18 +11,22 @@ import (
 )
 
 // Codex CLI rollouts (docs/session-log.md, "Codex"): every line is
-// {"timestamp", "type", "payload"}. The clean conversation is in event_msg
-// user_message / agent_message; the response_item messages mirror them
-// (plus injected AGENTS.md and environment blocks) and are reported as
-// KindOther or KindMeta so the conversation is not read twice. Usage comes
-// from event_msg token_count.
+// {"timestamp", "type", "payload"}. The clean conversation is in the event
+// form of each generation: event_msg user_message / agent_message up to
+// 0.147, event_msg item_completed UserMessage / AgentMessage items from
+// 0.148 on (no release seen writes both; testdata/agents/codex). The
+// response_item messages mirror them (plus the blocks Codex injects) and
+// are reported as KindOther or KindMeta, so the conversation is read once;
+// the choice is made line by line, so a read resumed anywhere reads the
+// same. Usage comes from event_msg token_count; the newer
+// token_usage_record lines repeat it per call and count nothing.
 
 type codexParser struct{}
 
 // cxPayload holds the raw values of a line's payload fields.
 type cxPayload struct {
 	typ, role, content, name, arguments, callID, input, output []byte
-	message, info, id, action                                  []byte
+	message, info, id, action, item                            []byte
 }
 
 func readCodexLine(text []byte) (typ, ts []byte, p cxPayload, ok bool) {
@@ -68,6 +72,8 @@ func readCodexLine(text []byte) (typ, ts []byte, p cxPayload, ok bool) {
 			p.id = v
 		case "action":
 			p.action = v
+		case "item":
+			p.item = v
 		}
 	}
 	return typ, ts, p, true
@@ -177,8 +183,10 @@ func (codexParser) entry(text []byte, st *state, e *Entry) {
 	switch {
 	case rawIs(typ, "session_meta"):
 		e.Kind, e.SessionID = KindMeta, stringValue(p.id)
-	case rawIs(typ, "turn_context"):
+	case rawIs(typ, "turn_context"), rawIs(typ, "world_state"):
 		e.Kind = KindMeta
+	case rawIs(typ, "token_usage_record"):
+		e.Kind = KindUsage // token_count counts the call
 	case rawIs(typ, "compacted"):
 		e.Kind = KindCompaction
 	case rawIs(typ, "response_item"):
@@ -191,20 +199,55 @@ func (codexParser) entry(text []byte, st *state, e *Entry) {
 func codexEvent(p *cxPayload, st *state, e *Entry) {
 	switch {
 	case rawIs(p.typ, "user_message"):
-		text := stringValue(p.message)
-		clean, noise, injected := userText(text)
-		e.Role, e.Kind, e.Text = RoleUser, KindMessage, clean
-		if noise {
-			e.Kind, e.Injected, e.Text = KindMeta, injected, text
-		}
+		codexPrompt(stringValue(p.message), e)
 	case rawIs(p.typ, "agent_message"):
 		e.Role, e.Kind, e.Text = RoleAssistant, KindMessage, stringValue(p.message)
+	case rawIs(p.typ, "item_completed"):
+		codexTurnItem(p.item, e)
 	case rawIs(p.typ, "agent_reasoning"):
 		e.Role, e.Kind = RoleAssistant, KindReasoning
 	case rawIs(p.typ, "token_count"):
 		e.Kind, e.Usage = KindUsage, codexUsage(p, st)
 	case rawIs(p.typ, "context_compacted"):
 		e.Kind = KindCompaction
+	}
+}
+
+// codexPrompt fills in a prompt from its text: a message, or meta when it
+// is only what Codex or git-yoimem put there.
+func codexPrompt(text string, e *Entry) {
+	e.Role = RoleUser
+	if codexInjected(text) {
+		e.Kind, e.Injected, e.Text = KindMeta, true, text
+		return
+	}
+	clean, noise, injected := userText(text)
+	e.Kind, e.Text = KindMessage, clean
+	if noise {
+		e.Kind, e.Injected, e.Text = KindMeta, injected, text
+	}
+}
+
+// codexTurnItem reads an item_completed event: the prompt (UserMessage)
+// and the answer (AgentMessage) of the newer rollouts. Other items
+// (CommandExecution, Reasoning, FileChange, …) mirror response_item lines
+// and stay KindOther.
+func codexTurnItem(item []byte, e *Entry) {
+	var typ, content []byte
+	o := newObject(item)
+	for o.next() {
+		switch string(o.key) {
+		case "type":
+			typ = o.val
+		case "content":
+			content = o.val
+		}
+	}
+	switch {
+	case rawIs(typ, "UserMessage"):
+		codexPrompt(codexContentText(content), e)
+	case rawIs(typ, "AgentMessage"):
+		e.Role, e.Kind, e.Text = RoleAssistant, KindMessage, codexContentText(content)
 	}
 }
 
@@ -236,15 +279,33 @@ func codexItem(p *cxPayload, e *Entry) {
 }
 
 // injectedPrefixes start the user messages Codex itself writes into the
-// conversation (AGENTS.md, the environment, instructions).
+// conversation: AGENTS.md, the environment, instructions, skills, hook
+// prompts, its notices (the contextual fragments of codex-rs core).
 var injectedPrefixes = [...]string{
 	"# AGENTS.md instructions", "<environment_context", "<user_instructions",
 	"<INSTRUCTIONS>", "<permissions instructions", "<developer_instructions",
+	"<skills_instructions", "<skills_section", "<skill>", "<hook_prompt",
+	"<user_shell_command>", "<turn_aborted>", "<plugins>", "<subagents>",
+	"<subagent_notification>", "<codex_internal_context", "<collaboration_mode>",
+	"<js_repl_instructions", "<child_agents_instructions",
+	"<context_window_reminder", "<image_resize_notice",
+}
+
+// codexInjected tells whether a user message is one Codex injected.
+func codexInjected(text string) bool {
+	t := strings.TrimSpace(text)
+	for _, pre := range injectedPrefixes {
+		if strings.HasPrefix(t, pre) {
+			return true
+		}
+	}
+	return false
 }
 
 // codexMessage: response_item messages. User and assistant text is read
-// from the event_msg lines that mirror it; injected user blocks and
-// developer messages are meta.
+// from the event_msg lines that mirror it (user_message / agent_message or
+// item_completed); injected user blocks and developer messages (where
+// hooks' additional context goes) are meta.
 func codexMessage(p *cxPayload, e *Entry) {
 	e.Role = Role(stringValue(p.role))
 	e.Text = codexContentText(p.content)
@@ -253,10 +314,8 @@ func codexMessage(p *cxPayload, e *Entry) {
 		e.Role, e.Kind, e.Injected = RoleSystem, KindMeta, true
 	case RoleUser:
 		t := strings.TrimSpace(e.Text)
-		for _, pre := range injectedPrefixes {
-			if strings.HasPrefix(t, pre) {
-				e.Kind, e.Injected = KindMeta, true
-			}
+		if codexInjected(t) {
+			e.Kind, e.Injected = KindMeta, true
 		}
 		// git-yoimem's own blocks, in their exact form, and nothing else.
 		if rest, n := inject.Strip(t); n > 0 && strings.TrimSpace(rest) == "" {

@@ -13,24 +13,33 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the readers' output")
 
-// fixtures are the sample logs in testdata, with the format each is in and
-// the deduplicated input tokens they hold (worked out by hand).
+// fixtures are the sample logs in testdata (or, from "../", elsewhere in
+// the repository), with the format each is in, the deduplicated input
+// tokens they hold (worked out by hand) and, for those outside testdata,
+// the golden file's name in testdata.
 var fixtures = []struct {
 	file   string
 	format Format
 	tokens int64
 	calls  int
+	golden string
 }{
 	// msg_A 3+1033+28193, msg_B 1+200+29226, msg_C 2+500+29500,
 	// msg_S1 5+0+12000 (sidechain), msg_D 4+100+30000, msg_E 6+300+31000;
 	// the synthetic API error and the nested "usage" of an unknown type
 	// are not calls.
-	{"claudecode.jsonl", ClaudeCode, 162073, 6},
+	{"claudecode.jsonl", ClaudeCode, 162073, 6, ""},
 	// 15802 (last), a repeat and an info:null skipped, 34000-15802 (from
 	// totals), 18000 (last).
-	{"codex.jsonl", Codex, 52000, 3},
-	// msg_1 12000, msg_2 12500 (the repeated usage line skipped), msg_3 14000.
-	{"native.jsonl", Native, 38500, 3},
+	{"codex.jsonl", Codex, 52000, 3, ""},
+	// Rollouts the real Codex CLI wrote (testdata/agents/codex), the
+	// newer generation (0.148 on) and the older: the last_token_usage of
+	// each call (the 0.171 token_usage_record lines repeat them).
+	{"../../testdata/agents/codex/0.171.0/tools/rollout.jsonl", Codex, 30870, 3, "codex-0.171.0-tools.golden"},
+	{"../../testdata/agents/codex/0.171.0/hook-context/rollout.jsonl", Codex, 10246, 1, "codex-0.171.0-hook-context.golden"},
+	{"../../testdata/agents/codex/0.128.0/tools/rollout.jsonl", Codex, 35609, 3, "codex-0.128.0-tools.golden"},
+	{"../../testdata/agents/codex/0.128.0/hook-context/rollout.jsonl", Codex, 11838, 1, "codex-0.128.0-hook-context.golden"},
+	{"native.jsonl", Native, 38500, 3, ""},
 }
 
 func readFixture(t testing.TB, name string) []byte {
@@ -94,6 +103,9 @@ func TestGolden(t *testing.T) {
 			entries, _ := readAll(t, readFixture(t, fx.file), fx.format, Options{})
 			got := render(entries)
 			golden := filepath.Join("testdata", strings.TrimSuffix(fx.file, ".jsonl")+".golden")
+			if fx.golden != "" {
+				golden = filepath.Join("testdata", fx.golden)
+			}
 			if *update {
 				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)

@@ -53,7 +53,8 @@ func TestResumeEveryCut(t *testing.T) {
 		data := readFixture(t, fx.file)
 		entries, _ := readAll(t, data, fx.format, Options{})
 		want := string(render(entries))
-		for _, cut := range cutPoints(data, testing.Short()) {
+		// every byte of the large recorded rollouts would take minutes
+		for _, cut := range cutPoints(data, testing.Short() || len(data) > 16<<10) {
 			first, r := readAll(t, data[:cut], fx.format, Options{})
 			if r.Offset() > int64(cut) || (r.Offset() > 0 && data[r.Offset()-1] != '\n') {
 				t.Fatalf("%s cut at %d: stopped at byte %d", fx.file, cut, r.Offset())
@@ -242,7 +243,7 @@ func TestKinds(t *testing.T) {
 		{"codex prompt starting with the tag", Codex, `{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"<yoimem-memory is in my prompt; remove it"}}`, KindMessage, RoleUser, false, "<yoimem-memory is in my prompt; remove it"},
 		{"codex mirror starting with the tag", Codex, `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<yoimem-memory is in my prompt; remove it"}]}}`, KindOther, RoleUser, false, "<yoimem-memory is in my prompt; remove it"},
 		{"codex expansion", Codex, `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<yoimem-memory kind=\"knowledge\" slug=\"db\">\nPostgres.\n</yoimem-memory>"}]}}`, KindMeta, RoleUser, true, "<yoimem-memory kind=\"knowledge\" slug=\"db\">\nPostgres.\n</yoimem-memory>"},
-		{"codex unknown", Codex, `{"timestamp":"t","type":"world_state","payload":{}}`, KindOther, "", false, ""},
+		{"codex unknown", Codex, `{"timestamp":"t","type":"future_synthetic_record","payload":{}}`, KindOther, "", false, ""},
 		{"native injected user", Native, `{"type":"user","ts":"t","injected":true,"text":"ctx"}`, KindMeta, RoleUser, true, "ctx"},
 		{"native unknown", Native, `{"type":"plan","ts":"t","steps":[]}`, KindOther, "", false, ""},
 		{"JSON but not an object", Native, `"user"`, KindOther, "", false, ""},
