@@ -25,16 +25,6 @@ func sse(t *testing.T, resp *http.Response) [][2]string {
 	return evs
 }
 
-func post(t *testing.T, url, body string) *http.Response {
-	t.Helper()
-	resp, err := http.Post(url+"/responses", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
-}
-
 func TestResponsesTurns(t *testing.T) {
 	s, err := StartResponses(
 		ResponsesTurn{Text: "Let me look.", Calls: []ResponsesCall{{Name: "exec_command", Arguments: `{"cmd":"ls"}`}}},
@@ -48,7 +38,7 @@ func TestResponsesTurns(t *testing.T) {
 		t.Errorf("URL %q: want a loopback base URL ending in /v1", s.URL)
 	}
 
-	resp := post(t, s.URL, `{"model":"m","stream":true,"input":[]}`)
+	resp := post(t, s.URL, "/responses", `{"model":"m","stream":true,"input":[]}`)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("status %d, type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
@@ -76,7 +66,7 @@ func TestResponsesTurns(t *testing.T) {
 		t.Errorf("items %v", items)
 	}
 
-	resp = post(t, s.URL, `{"second":true}`)
+	resp = post(t, s.URL, "/responses", `{"second":true}`)
 	evs := sse(t, resp)
 	var item, completed map[string]any
 	for _, ev := range evs {
@@ -102,7 +92,7 @@ func TestResponsesTurns(t *testing.T) {
 	}
 
 	// Past the script: a 400 naming the request, not an invented answer.
-	resp = post(t, s.URL, `{}`)
+	resp = post(t, s.URL, "/responses", `{}`)
 	if resp.StatusCode != 400 {
 		t.Errorf("a request past the script: status %d, want 400", resp.StatusCode)
 	}
