@@ -229,15 +229,15 @@ func Attach(ctx context.Context, dir, runID, token string) (net.Conn, error) {
 	if err := CheckRunID(runID); err != nil {
 		return nil, err
 	}
-	if token == "" {
-		return nil, fmt.Errorf("run %s: %w: no token (%s is not set; the run sets it in its agent CLI's environment and MCP configuration)", runID, ErrRefused, EnvToken)
-	}
 	addrFile := filepath.Join(dir, runID+".addr")
 	b, err := os.ReadFile(addrFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("run %s: %w (it finished, or never started)", runID, ErrNoRun)
 	} else if err != nil {
 		return nil, fmt.Errorf("run %s: %w", runID, err)
+	}
+	if token == "" {
+		return nil, fmt.Errorf("run %s: %w: no token (%s is not set; the run sets it in its agent CLI's environment and MCP configuration)", runID, ErrRefused, EnvToken)
 	}
 	var a address
 	if err := json.Unmarshal(b, &a); err != nil || a.Socket == "" {
