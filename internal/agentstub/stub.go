@@ -30,6 +30,8 @@ type Script struct {
 	SleepSeconds int `json:"sleep_seconds"`
 	// Stderr is printed on stderr before it exits.
 	Stderr string `json:"stderr"`
+	// PIDFile, if set, gets the stand-in's process ID when it starts.
+	PIDFile string `json:"pid_file"`
 }
 
 // Step is one tool call, or a second server started with another token.
@@ -116,6 +118,11 @@ func start(cfgPath, scriptPath, promptFile string, stdin io.Reader) (*stub, erro
 		return nil, fmt.Errorf("%s: want exactly one server, yoimem", cfgPath)
 	}
 	st.srv = srv
+	if st.PIDFile != "" {
+		if err := os.WriteFile(st.PIDFile, []byte(fmt.Sprint(os.Getpid())), 0o600); err != nil {
+			return nil, err
+		}
+	}
 	return &st, nil
 }
 
