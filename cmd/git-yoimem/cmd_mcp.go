@@ -22,7 +22,7 @@ func newMCPCommand(env Env, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:      "mcp",
 		Usage:     "serve the memory tools to an MCP client over stdio",
-		UsageText: "git yoimem mcp [--write]\n   git yoimem mcp --run <run-id>",
+		UsageText: "git yoimem mcp [--write]\ngit yoimem mcp --run RUN-ID",
 		Description: `Runs an MCP server on stdin/stdout (newline-delimited JSON-RPC) with the
 tools knowledge_search, memory_search and memory_read; with --write also
 memory_write, memory_edit and memory_delete, each linted first (a refusal
