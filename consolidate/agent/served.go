@@ -26,7 +26,8 @@ type Served struct {
 	tb      *toolbox
 	brief   Brief
 	tools   []llm.Tool
-	done    bool
+	done    bool // report was accepted
+	stopped bool // the run serves no more calls
 	summary string
 	fatal   error // the first error that ends the run
 }
@@ -72,8 +73,12 @@ type CallResult struct {
 func (v *Served) Call(ctx context.Context, name string, input json.RawMessage) (CallResult, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.done {
-		return CallResult{Content: name + ": not run: the run has ended (report was called)", IsError: true}, nil
+	if v.done || v.stopped {
+		why := "its agent CLI exited"
+		if v.done {
+			why = "report was called"
+		}
+		return CallResult{Content: name + ": not run: the run has ended (" + why + ")", IsError: true}, nil
 	}
 	if v.fatal != nil {
 		return CallResult{}, v.fatal
@@ -99,6 +104,15 @@ func (v *Served) Err() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.fatal
+}
+
+// Stop ends the serving: a call in progress finishes first, later ones
+// change nothing. The run then reads the session without a late call
+// changing it underneath.
+func (v *Served) Stop() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.stopped = true
 }
 
 // Reported says whether report was accepted, with its summary.

@@ -59,3 +59,24 @@ func TestServed(t *testing.T) {
 		t.Errorf("Unseen = %v", u)
 	}
 }
+
+// TestServedStop: once the run stops serving (its CLI exited), a call
+// still on its way changes nothing.
+func TestServedStop(t *testing.T) {
+	s := newSession(t, sampleInput(t, nil))
+	v, err := Serve(s, BriefOptions{}, memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Stop()
+	r, err := v.Call(context.Background(), ToolMemoryWrite, []byte(`{"path":"memory/decisions/late.md","content":"---\nstatus: open\n---\n# Late\n","reason":"r","staging_ids":["e1"]}`))
+	if err != nil || !r.IsError || !strings.Contains(r.Content, "the run has ended") {
+		t.Errorf("a call after Stop: %+v %v", r, err)
+	}
+	if len(s.Ops()) != 0 {
+		t.Errorf("ops after Stop: %v", s.Ops())
+	}
+	if _, ok := v.Reported(); ok {
+		t.Error("Stop is not a report")
+	}
+}

@@ -116,6 +116,7 @@ func (e Engine) Run(ctx context.Context, s *consolidate.Session) error {
 		return err
 	}
 	defer log.Close()
+	pruneLogs(e.RunsDir, KeepLogs)
 	v.Observe = func(name string, _ json.RawMessage, r agent.CallResult) {
 		log.call(name, r)
 		e.observe(name, r, v)
@@ -140,6 +141,7 @@ func (e Engine) Run(ctx context.Context, s *consolidate.Session) error {
 	ex := llm.OSExec{Dir: e.Dir, Env: e.env(files, runID, l.token)}
 	res, err := ex.Exec(runCtx, argv, []byte(v.Prompt(ServerName)), e.maxOutput())
 	l.close()
+	v.Stop()
 	log.output(res)
 	return e.outcome(ctx, runCtx, argv[0], files.log, res, err, v)
 }

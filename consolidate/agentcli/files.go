@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -133,3 +134,29 @@ func (l *runLog) output(res llm.ExecResult) {
 }
 
 func (l *runLog) Close() error { return l.f.Close() }
+
+// KeepLogs is how many runs' logs the runs directory keeps: the newest.
+const KeepLogs = 20
+
+// pruneLogs removes the logs of dir but the keep newest (by time of
+// change). It is best effort: a log it cannot remove stays.
+func pruneLogs(dir string, keep int) {
+	logs, err := filepath.Glob(filepath.Join(dir, "*.log"))
+	if err != nil || len(logs) <= keep {
+		return
+	}
+	type entry struct {
+		path string
+		mod  time.Time
+	}
+	var es []entry
+	for _, p := range logs {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			es = append(es, entry{p, fi.ModTime()})
+		}
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].mod.After(es[j].mod) })
+	for _, e := range es[min(keep, len(es)):] {
+		os.Remove(e.path)
+	}
+}
