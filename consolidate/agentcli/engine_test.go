@@ -166,6 +166,7 @@ func TestRunFails(t *testing.T) {
 	}{
 		{"no report", `{"steps":[` + write + `]}`, 0, agent.ErrNoReport, "exited without calling report"},
 		{"nothing done", `{"steps":[]}`, 0, agent.ErrNoReport, "without calling report"},
+		{"entry not covered", `{"steps":[{"tool":"report","input":{"summary":"done"},"want_error":true,"want":"you have not read e1 whole"}]}`, 0, agent.ErrNoReport, "without calling report; staging entries not read whole nor drawn on: e1"},
 		{"report refused", `{"steps":[{"tool":"report","input":{"summary":""},"want_error":true,"want":"summary"}]}`, 0, agent.ErrNoReport, "without calling report"},
 		{"exit status", `{"steps":[` + write + `],"exit":7,"stderr":"rate limited"}`, 0, ErrExit, "(7): rate limited"},
 		{"timeout", `{"steps":[` + write + `],"sleep_seconds":600}`, time.Second, ErrTimeout, "killed at the timeout of 1s (yoimem.consolidate.commandTimeoutSeconds)"},
@@ -173,6 +174,7 @@ func TestRunFails(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e, _ := engine(t, c.script)
 			e.Timeout = c.timeout
+			e.Brief.EntryChars = 60 // the entry is cut in the brief
 			err := e.Run(context.Background(), newSession(t))
 			var ce *CLIError
 			if !errors.Is(err, c.is) || !errors.As(err, &ce) || !strings.Contains(err.Error(), c.want) {
