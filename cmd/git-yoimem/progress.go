@@ -106,6 +106,8 @@ func (p *progress) agentEvent(ev agent.Event) {
 // its own turns.
 func (p *progress) agentCLIEvent(ev agent.Event) {
 	switch ev.Kind {
+	case agent.EventTurn:
+		p.say("agent CLI: running %s", quote.Line(ev.Target))
 	case agent.EventTool:
 		refused := ""
 		if ev.Refused {

@@ -55,7 +55,8 @@ type Engine struct {
 	Env []string
 	// MaxOutput bounds the CLI's stdout kept; 0: llm.DefaultMaxReplyBytes.
 	MaxOutput int64
-	// Progress, if set, is told about each tool call and the report
+	// Progress, if set, is told when the CLI starts (EventTurn, Target
+	// the command and its timeout), about each tool call and the report
 	// (Turn and MaxTurns are 0: the CLI counts its own turns).
 	Progress func(agent.Event)
 }
@@ -138,6 +139,9 @@ func (e Engine) Run(ctx context.Context, s *consolidate.Session) error {
 	})
 	argv = expand(argv, files, runID)
 	log.start(argv)
+	if e.Progress != nil {
+		e.Progress(agent.Event{Kind: agent.EventTurn, Target: argv[0] + " (timeout " + e.timeout().String() + ")"})
+	}
 	ex := llm.OSExec{Dir: e.Dir, Env: e.env(files, runID, l.token)}
 	res, err := ex.Exec(runCtx, argv, []byte(v.Prompt(ServerName)), e.maxOutput())
 	l.close()

@@ -193,7 +193,11 @@ func TestRunInterrupted(t *testing.T) {
 	e, _ := engine(t, `{"steps":[{"tool":"memory_read","input":{"path":"memory/summary.md"}}],"sleep_seconds":600}`)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	e.Progress = func(agent.Event) { cancel() }
+	e.Progress = func(ev agent.Event) {
+		if ev.Kind == agent.EventTool { // the CLI is at work
+			cancel()
+		}
+	}
 	if err := e.Run(ctx, newSession(t)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v; want context.Canceled", err)
 	}
