@@ -40,7 +40,7 @@ type Engine struct {
 	// Dir is the CLI's working directory: the workspace root.
 	Dir string
 	// Server is the MCP server's command before "mcp --run <run-id>";
-	// nil: git yoimem.
+	// nil: git -C <Dir> yoimem.
 	Server []string
 	// Timeout bounds the CLI's run; 0: DefaultTimeout.
 	Timeout time.Duration
@@ -197,7 +197,8 @@ func (e Engine) observe(name string, r agent.CallResult, v *agent.Served) {
 func (e Engine) server(runID string) []string {
 	srv := e.Server
 	if len(srv) == 0 {
-		srv = []string{"git", "yoimem"}
+		// -C: the server finds the run wherever the CLI starts it
+		srv = []string{"git", "-C", e.Dir, "yoimem"}
 	}
 	return append(append([]string(nil), srv...), "mcp", "--run", runID)
 }

@@ -155,6 +155,11 @@ func (sc *stub) play(stdout, stderr io.Writer) (int, error) {
 	for _, t := range tools.Tools {
 		names = append(names, t.Name)
 	}
+	var env []string
+	for k := range srv.Env {
+		env = append(env, k)
+	}
+	fmt.Fprintf(stdout, "server: %s %s (env %s)\n", srv.Command, strings.Join(srv.Args, " "), strings.Join(env, " "))
 	fmt.Fprintf(stdout, "tools: %s\n", strings.Join(names, " "))
 	for i, st := range sc.Steps {
 		if err := step(ctx, cs, cmd, st, stdout); err != nil {
