@@ -61,7 +61,7 @@ type CommandModelError struct {
 }
 
 func (e *CommandModelError) Error() string {
-	return fmt.Sprintf("%s %s: a command: model cannot run the consolidation agent, which calls tools", e.Source, quote.Value(e.Model))
+	return fmt.Sprintf("%s %s: a command: model runs an agent CLI that calls the run's tools through its MCP server, which is not served here (git yoimem consolidate serves it)", e.Source, quote.Value(e.Model))
 }
 
 // OpenEngine opens engine c of workspace w. A model that cannot be
