@@ -178,7 +178,7 @@ func TestRulesFor(t *testing.T) {
 	for rel, want := range map[string]string{
 		"record": "record", "consolidate": "consolidate", "consolidate/rules": "consolidate/rules",
 		"internal/lockfile": "internal/...", "hooks/check": "hooks/check", "cmd/git-yoimem": "",
-		"agent": "agent", "agent/claudecode": "agent/claudecode", "consolidate/agentcli": "consolidate/agentcli",
+		"agent": "agent", "agent/claudecode": "agent/claudecode",
 	} {
 		if got, _ := rulesFor(rel); got != want {
 			t.Errorf("rulesFor(%s) = %s; want %s", rel, got, want)
