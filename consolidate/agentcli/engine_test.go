@@ -139,7 +139,7 @@ func TestRunThroughCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"agent CLI: ", "tool memory_delete .yoi/memory/decisions/use-sqlite.md: refused", "tool report", "exit status 0", "--- stdout ---\ntools: "} {
+	for _, w := range []string{"agent CLI: ", "tool memory_delete .yoi/memory/decisions/use-sqlite.md: refused", "tool report", "exit status 0", "--- stdout ---\nserver: ", "\ntools: knowledge_search"} {
 		if !strings.Contains(string(log), w) {
 			t.Errorf("log lacks %q:\n%s", w, log)
 		}
