@@ -25,25 +25,27 @@ func forbidden() map[string][]string {
 	return map[string][]string{
 		"record": {"..."}, // but internal/
 		"memlog": {"..."},
-		// config and metrics read records' paths and names, nothing else
-		"config":               {"memlog/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/..."},
-		"metrics":              {"memlog/...", "config/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/..."},
-		"sessionlog":           {"..."},
-		"llm":                  {"..."},
-		"lint":                 {"gitstore/...", "workspace/...", "memory/...", "extract/...", "consolidate/...", "llm/...", "metrics/...", "hooks/...", "mcp/...", "config/..."},
-		"memory":               {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "mcp/...", "config/...", "metrics/..."},
-		"extract":              {"gitstore/...", "workspace/...", "consolidate/...", "memory/...", "lint/...", "hooks/...", "mcp/...", "config/..."},
-		"gitstore":             {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "hooks/...", "mcp/...", "metrics/...", "sessionlog/..."},
-		"workspace":            {"extract/...", "consolidate/...", "hooks/...", "mcp/...", "sessionlog/..."},
-		"hooks":                {"..."},
-		"hooks/check":          {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "mcp/...", "hooks"},
-		"mcp":                  {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "config/..."},
-		"consolidate/rules":    {"gitstore/...", "workspace/...", "llm/...", "mcp/...", "hooks/...", "consolidate/agent"},
-		"consolidate/agent":    {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
+		// an agent CLI as the consolidation model (the command serves the
+		// run's MCP server): as consolidate/agent
 		"consolidate/agentcli": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
-		"consolidate":          {"mcp/...", "hooks/...", "llm/apis"},
-		"consolidate/setup":    {"mcp/...", "hooks/...", "llm/apis"},
-		"eval":                 {"mcp/...", "hooks/...", "llm/apis"},
+		// config and metrics read records' paths and names, nothing else
+		"config":            {"memlog/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/..."},
+		"metrics":           {"memlog/...", "config/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/..."},
+		"sessionlog":        {"..."},
+		"llm":               {"..."},
+		"lint":              {"gitstore/...", "workspace/...", "memory/...", "extract/...", "consolidate/...", "llm/...", "metrics/...", "hooks/...", "mcp/...", "config/..."},
+		"memory":            {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "mcp/...", "config/...", "metrics/..."},
+		"extract":           {"gitstore/...", "workspace/...", "consolidate/...", "memory/...", "lint/...", "hooks/...", "mcp/...", "config/..."},
+		"gitstore":          {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "hooks/...", "mcp/...", "metrics/...", "sessionlog/..."},
+		"workspace":         {"extract/...", "consolidate/...", "hooks/...", "mcp/...", "sessionlog/..."},
+		"hooks":             {"..."},
+		"hooks/check":       {"workspace/...", "extract/...", "consolidate/...", "memory/...", "llm/...", "mcp/...", "hooks"},
+		"mcp":               {"gitstore/...", "workspace/...", "extract/...", "consolidate/...", "llm/...", "hooks/...", "config/..."},
+		"consolidate/rules": {"gitstore/...", "workspace/...", "llm/...", "mcp/...", "hooks/...", "consolidate/agent"},
+		"consolidate/agent": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
+		"consolidate":       {"mcp/...", "hooks/...", "llm/apis"},
+		"consolidate/setup": {"mcp/...", "hooks/...", "llm/apis"},
+		"eval":              {"mcp/...", "hooks/...", "llm/apis"},
 		// agent integrations: pure events, responses and settings merges;
 		// what the hooks do with them is the command's wiring
 		"agent":            {"agent/...", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "mcp/...", "consolidate/...", "eval/..."},
