@@ -60,6 +60,7 @@ const (
 	KeyConsolidateMaxTurns       = "yoimem.consolidate.maxTurns"
 	KeyConsolidateLocked         = "yoimem.consolidate.locked"
 	KeyConsolidateBudgetChars    = "yoimem.consolidate.budgetChars"
+	KeyConsolidateCommandTimeout = "yoimem.consolidate.commandTimeoutSeconds"
 	KeyLLMAnthropicBaseURL       = "yoimem.llm.anthropicBaseURL"
 	KeyLLMOpenAIBaseURL          = "yoimem.llm.openaiBaseURL"
 	KeyLLMTimeoutSeconds         = "yoimem.llm.timeoutSeconds"
@@ -100,6 +101,7 @@ func Keys() []Key {
 		{KeyConsolidateMaxTurns, Int, "40", "turn limit of the consolidation agent"},
 		{KeyConsolidateLocked, List, "", "records consolidation may not change, as the owner's read-only bit does: a path or pattern under .yoi/ a line (knowledge/retry.md, memory/decisions/db-*.md); an empty value clears the list"},
 		{KeyConsolidateBudgetChars, Int, "60000", "characters of the consolidation agent's first message (staging entries, the memory records or their index, tidy-up material), and of each tool result"},
+		{KeyConsolidateCommandTimeout, Int, "1800", "seconds a command: consolidation model (an agent CLI such as claude -p or codex exec) may run; at the deadline its process group is killed and nothing is committed"},
 		{KeyLLMAnthropicBaseURL, String, "", "base URL of the Anthropic API; empty: ANTHROPIC_BASE_URL, else the SDK's default"},
 		{KeyLLMOpenAIBaseURL, String, "", "base URL of an OpenAI-compatible API (Ollama, vLLM, llama.cpp, LM Studio); empty: OPENAI_BASE_URL, else OpenAI's"},
 		{KeyLLMTimeoutSeconds, Int, "300", "seconds one model request may take, retries included"},

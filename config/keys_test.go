@@ -22,6 +22,7 @@ var wantKeys = []struct {
 	{"yoimem.consolidate.maxTurns", Int, "40"},
 	{"yoimem.consolidate.locked", List, ""},
 	{"yoimem.consolidate.budgetChars", Int, "60000"},
+	{"yoimem.consolidate.commandTimeoutSeconds", Int, "1800"},
 	{"yoimem.llm.anthropicBaseURL", String, ""},
 	{"yoimem.llm.openaiBaseURL", String, ""},
 	{"yoimem.llm.timeoutSeconds", Int, "300"},
@@ -86,6 +87,7 @@ func TestKeyNameConstants(t *testing.T) {
 	consts := []string{
 		KeyBranch, KeyBaseBranch, KeyAutoMerge, KeyExtractModel, KeyExtractTokenThreshold,
 		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns, KeyConsolidateLocked, KeyConsolidateBudgetChars,
+		KeyConsolidateCommandTimeout,
 		KeyLLMAnthropicBaseURL, KeyLLMOpenAIBaseURL, KeyLLMTimeoutSeconds, KeyLLMMaxRetries,
 		KeyLLMMaxReplyBytes, KeyLLMMaxRequestBytes,
 		KeySearchMaxResults, KeySearchExcerptLines, KeyContextBudgetChars,

@@ -90,3 +90,7 @@ func indexRune(rs []rune, from int, r rune) int {
 	}
 	return -1
 }
+
+// SplitArgv splits a command: model's argv as the command provider does
+// (splitArgv): for the consolidation engine that runs an agent CLI.
+func SplitArgv(s string) ([]string, error) { return splitArgv(s) }

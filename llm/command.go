@@ -155,3 +155,7 @@ func escapeLine(l string) string {
 	}
 	return b.String()
 }
+
+// FirstLines is firstLines for other runners of commands: the first n
+// lines of what a command printed, bounded and escaped, for an error.
+func FirstLines(s string, n int) string { return firstLines(s, n) }

@@ -14,6 +14,7 @@ import (
 type mcpOptions struct {
 	write           bool
 	maxMessageBytes int
+	run             string
 }
 
 func newMCPCommand(env Env, g *globalOptions) *cli.Command {
@@ -21,7 +22,7 @@ func newMCPCommand(env Env, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:      "mcp",
 		Usage:     "serve the memory tools to an MCP client over stdio",
-		UsageText: "git yoimem mcp [--write]",
+		UsageText: "git yoimem mcp [--write]\ngit yoimem mcp --run RUN-ID",
 		Description: `Runs an MCP server on stdin/stdout (newline-delimited JSON-RPC) with the
 tools knowledge_search, memory_search and memory_read; with --write also
 memory_write, memory_edit and memory_delete, each linted first (a refusal
@@ -35,14 +36,30 @@ A line that is not a JSON-RPC 2.0 message is answered with an error
 (-32700 parse error, -32600 invalid request; batches are not supported)
 and serving goes on; so is a line over --max-message-bytes, which is
 skipped without being held in memory. When input ends, every request
-already read is finished and answered, then the server exits 0.`,
+already read is finished and answered, then the server exits 0.
+
+With --run, it is the server of a consolidation run whose model is an
+agent CLI (a command: model; docs/consolidate.md): the run starts the
+CLI with this server in its MCP configuration, and the server serves
+the run's memory (the changes of the run so far, not the working tree)
+through the consolidation agent's tools and report, with the run's
+checks. It attaches to the run with the token in YOIMEM_RUN_TOKEN; an
+unknown or finished run is an error (exit 2), a wrong token a refusal
+(exit 1).`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "write", Usage: "also serve the write tools", Destination: &opts.write},
+			&cli.StringFlag{Name: "run", Usage: "serve consolidation run `ID` to the agent CLI it started", Destination: &opts.run},
 			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message (line) read; a longer one is refused with -32600", Destination: &opts.maxMessageBytes},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("mcp takes no arguments")
+			}
+			if c.IsSet("run") {
+				if opts.write {
+					return usageError("--run serves a run's own tools; leave --write out")
+				}
+				return runMCPRun(c.Context, env, g, opts.run)
 			}
 			return runMCP(c.Context, env, g, opts)
 		},

@@ -9,6 +9,7 @@ import (
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/consolidate"
 	"github.com/yoimem/git-yoimem/consolidate/agent"
+	"github.com/yoimem/git-yoimem/consolidate/agentcli"
 	"github.com/yoimem/git-yoimem/consolidate/setup"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
@@ -57,7 +58,7 @@ func chooseEngine(w *workspace.Workspace, flag, model string) (engineChoice, err
 // openEngine opens the engine chosen; progress is told of the agent's
 // turns and tool calls.
 func openEngine(w *workspace.Workspace, c engineChoice, p *progress) (consolidate.Engine, error) {
-	e, err := setup.OpenEngine(w, c, setup.EngineOptions{Progress: p.agentEvent})
+	e, err := setup.OpenEngine(w, c, setup.EngineOptions{Progress: p.agentEvent, Serve: serveRun(p.writer())})
 	if err != nil {
 		return nil, engineError(err)
 	}
@@ -69,6 +70,10 @@ func engineError(err error) error {
 	var cmdModel *setup.CommandModelError
 	if errors.As(err, &cmdModel) {
 		return cannotRun(err, "use an anthropic:, openai: or replay: model, or --engine rules")
+	}
+	var model *workspace.ModelError
+	if errors.As(err, &model) {
+		return cannotRun(err, "check the model string; 'git yoimem config "+config.KeyConsolidateModel+"' shows it")
 	}
 	return cannotRun(err)
 }
@@ -127,9 +132,12 @@ func consolidateError(w *workspace.Workspace, err error) error {
 	var lintErr *consolidate.LintError
 	var refusal *consolidate.Refusal
 	var model *workspace.ModelError
+	var cliErr *agentcli.CLIError
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &cliErr):
+		return cannotRun(err, "nothing was committed and the staging entries are kept; check the command ('git yoimem config "+config.KeyConsolidateModel+"'), or consolidate with --engine rules")
 	case errors.As(err, &busy):
 		hint := "it ends on its own; the entries staged meanwhile wait for the next run"
 		if busy.OtherHost {

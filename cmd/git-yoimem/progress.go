@@ -84,6 +84,10 @@ func (p *progress) stage(s consolidate.Stage) {
 
 // agentEvent reports the llm engine's turns and tool calls.
 func (p *progress) agentEvent(ev agent.Event) {
+	if ev.MaxTurns == 0 {
+		p.agentCLIEvent(ev)
+		return
+	}
 	switch ev.Kind {
 	case agent.EventTurn:
 		p.say("turn %d of %d: asking the model", ev.Turn, ev.MaxTurns)
@@ -96,4 +100,29 @@ func (p *progress) agentEvent(ev agent.Event) {
 	case agent.EventReport:
 		p.say("turn %d of %d: the model reported", ev.Turn, ev.MaxTurns)
 	}
+}
+
+// agentCLIEvent is a step of an agent CLI run as the model, which counts
+// its own turns.
+func (p *progress) agentCLIEvent(ev agent.Event) {
+	switch ev.Kind {
+	case agent.EventTurn:
+		p.say("agent CLI: running %s", quote.Line(ev.Target))
+	case agent.EventTool:
+		refused := ""
+		if ev.Refused {
+			refused = " (refused)"
+		}
+		p.say("agent CLI: %s%s", strings.TrimSpace(ev.Tool+" "+quote.Line(ev.Target)), refused)
+	case agent.EventReport:
+		p.say("agent CLI: reported")
+	}
+}
+
+// writer is where the progress goes (nothing when p is nil).
+func (p *progress) writer() io.Writer {
+	if p == nil || p.w == nil {
+		return io.Discard
+	}
+	return p.w
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/yoimem/git-yoimem/internal/agentstub"
 	"github.com/yoimem/git-yoimem/llm"
 	"github.com/yoimem/git-yoimem/llm/apis"
 )
@@ -23,6 +24,11 @@ func TestMain(m *testing.M) {
 			code := run(ctx, os.Args, realEnv())
 			stop()
 			os.Exit(code)
+		},
+		// A scripted stand-in for an agent CLI run as a command:
+		// consolidation model (claude -p, codex exec).
+		"agentstub": func() {
+			os.Exit(agentstub.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 		// The helper that makes Anthropic and OpenAI calls (its own binary
 		// in an installation, so that git-yoimem does not link the SDKs).

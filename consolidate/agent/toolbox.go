@@ -78,7 +78,7 @@ func (tb *toolbox) run(ctx context.Context, c llm.ToolCall, out *outcome) (strin
 		if err := decode(c, &in); err != nil {
 			return "", err
 		}
-		out.target = in.Path
+		out.target = displayPath(in.Path)
 		return tb.read(in)
 	case ToolKnowledgeSearch, ToolMemorySearch:
 		var in memory.SearchInput
@@ -96,21 +96,21 @@ func (tb *toolbox) run(ctx context.Context, c llm.ToolCall, out *outcome) (strin
 		if err := decode(c, &in); err != nil {
 			return "", err
 		}
-		out.target = in.Path
+		out.target = displayPath(in.Path)
 		return tb.write(ctx, in)
 	case ToolMemoryEdit:
 		var in EditInput
 		if err := decode(c, &in); err != nil {
 			return "", err
 		}
-		out.target = in.Path
+		out.target = displayPath(in.Path)
 		return tb.edit(ctx, in)
 	case ToolMemoryDelete:
 		var in DeleteInput
 		if err := decode(c, &in); err != nil {
 			return "", err
 		}
-		out.target = in.Path
+		out.target = displayPath(in.Path)
 		return tb.apply(ctx, consolidate.Change{Kind: memlog.OpDrop, Path: in.Path, Categories: categories(in.Categories), Reason: in.Reason})
 	case ToolReport:
 		var in ReportInput

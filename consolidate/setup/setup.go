@@ -9,12 +9,15 @@ package setup
 import (
 	"context"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/consolidate"
 	"github.com/yoimem/git-yoimem/consolidate/agent"
+	"github.com/yoimem/git-yoimem/consolidate/agentcli"
 	"github.com/yoimem/git-yoimem/consolidate/rules"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
@@ -43,17 +46,22 @@ type Engine struct {
 type EngineOptions struct {
 	Progress func(agent.Event)
 	Wrap     func(llm.Provider) llm.Provider
+	// Serve, if set, serves MCP over a connection of a run's server (git
+	// yoimem mcp --run): with it a command: model runs the agent CLI it
+	// names (agentcli.Engine); without it, such a model is refused.
+	Serve func(ctx context.Context, rw io.ReadWriteCloser, v *agent.Served) error
 }
 
-// CommandModelError is a command: model given to the llm engine, which
-// calls tools a command cannot: refused before the run.
+// CommandModelError is a command: model given to the llm engine where no
+// MCP server can serve the run to it (EngineOptions.Serve is nil):
+// refused before the run.
 type CommandModelError struct {
 	Source string // --model or the setting that named it
 	Model  string
 }
 
 func (e *CommandModelError) Error() string {
-	return fmt.Sprintf("%s %s: a command: model cannot run the consolidation agent, which calls tools", e.Source, quote.Value(e.Model))
+	return fmt.Sprintf("%s %s: a command: model runs an agent CLI that calls the run's tools through its MCP server, which is not served here (git yoimem consolidate serves it)", e.Source, quote.Value(e.Model))
 }
 
 // OpenEngine opens engine c of workspace w. A model that cannot be
@@ -68,7 +76,13 @@ func OpenEngine(w *workspace.Workspace, c Engine, o EngineOptions) (consolidate.
 		if c.Model != "" {
 			source = "--model"
 		}
-		return nil, &CommandModelError{Source: source, Model: m}
+		if o.Serve == nil {
+			return nil, &CommandModelError{Source: source, Model: m}
+		}
+		if _, err := llm.SplitArgv(strings.TrimPrefix(m, "command:")); err != nil {
+			return nil, &workspace.ModelError{Setting: source, Err: fmt.Errorf("model %s: %w", m, err)}
+		}
+		return commandEngine(w, m, o), nil
 	}
 	provider, label, err := w.OpenModelFor(config.KeyConsolidateModel, c.Model)
 	if err != nil {
@@ -82,13 +96,42 @@ func OpenEngine(w *workspace.Workspace, c Engine, o EngineOptions) (consolidate.
 		Provider:  provider,
 		ModelName: label,
 		MaxTurns:  int(cfg.Int(config.KeyConsolidateMaxTurns)),
-		Brief:     agent.BriefOptions{BudgetChars: int(cfg.Int(config.KeyConsolidateBudgetChars))},
-		Search: memory.Options{
-			MaxResults:   int(cfg.Int(config.KeySearchMaxResults)),
-			ExcerptLines: int(cfg.Int(config.KeySearchExcerptLines)),
-		},
-		Progress: o.Progress,
+		Brief:     briefOptions(w),
+		Search:    searchOptions(w),
+		Progress:  o.Progress,
 	}, nil
+}
+
+// commandEngine runs the agent CLI model names, with the run's MCP
+// server (git yoimem mcp --run) in the workspace root.
+func commandEngine(w *workspace.Workspace, model string, o EngineOptions) agentcli.Engine {
+	cfg := w.Config
+	return agentcli.Engine{
+		Spec:      model,
+		RunsDir:   RunsDir(w),
+		Dir:       w.Root,
+		Timeout:   time.Duration(cfg.Int(config.KeyConsolidateCommandTimeout)) * time.Second,
+		Serve:     o.Serve,
+		Brief:     briefOptions(w),
+		Search:    searchOptions(w),
+		MaxOutput: cfg.Int(config.KeyLLMMaxReplyBytes),
+		Progress:  o.Progress,
+	}
+}
+
+// RunsDir holds the machine-local files of the runs an agent CLI makes:
+// their sockets, briefs and logs.
+func RunsDir(w *workspace.Workspace) string { return filepath.Join(w.LocalDir(), "runs") }
+
+func briefOptions(w *workspace.Workspace) agent.BriefOptions {
+	return agent.BriefOptions{BudgetChars: int(w.Config.Int(config.KeyConsolidateBudgetChars))}
+}
+
+func searchOptions(w *workspace.Workspace) memory.Options {
+	return memory.Options{
+		MaxResults:   int(w.Config.Int(config.KeySearchMaxResults)),
+		ExcerptLines: int(w.Config.Int(config.KeySearchExcerptLines)),
+	}
 }
 
 // MemoryBranch is the workspace's memory branch (yoimem.branch) on its

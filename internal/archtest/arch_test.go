@@ -25,6 +25,9 @@ func forbidden() map[string][]string {
 	return map[string][]string{
 		"record": {"..."}, // but internal/
 		"memlog": {"..."},
+		// an agent CLI as the consolidation model (the command serves the
+		// run's MCP server): as consolidate/agent
+		"consolidate/agentcli": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
 		// config and metrics read records' paths and names, nothing else
 		"config":     {"memlog/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/..."},
 		"metrics":    {"memlog/...", "config/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/..."},
