@@ -28,6 +28,13 @@ type Options struct {
 	// Log is told what went wrong without failing the hook (usage not
 	// recorded, a run not started); nil drops it.
 	Log func(msg string)
+	// ConsolidationRun is the run ID of the consolidation whose agent CLI
+	// this session is (a command: model; YOIMEM_RUN_ID in the CLI's
+	// environment), or empty. Such a session is the run's upkeep: it gets
+	// no context, records no usage and starts no background run (which
+	// would stage the consolidation's own session); writes into memory
+	// are still denied.
+	ConsolidationRun string
 }
 
 func (o Options) logf(format string, args ...any) {
@@ -53,6 +60,10 @@ func Handle(ctx context.Context, w *workspace.Workspace, ev agent.Event, o Optio
 	switch ev.Kind {
 	case agent.SessionStart, agent.UserPrompt, agent.Stop, agent.PreCompact, agent.SessionEnd:
 	default:
+		return agent.Response{}, nil
+	}
+	if o.ConsolidationRun != "" {
+		o.logf("%s: the agent session of consolidation run %s: nothing to add, no background run", ev.Kind, o.ConsolidationRun)
 		return agent.Response{}, nil
 	}
 	if ev.Kind == agent.UserPrompt && !mayInvoke(ev.Prompt) {

@@ -12,6 +12,8 @@ import (
 	"github.com/yoimem/git-yoimem/agent"
 	"github.com/yoimem/git-yoimem/agent/claudecode"
 	"github.com/yoimem/git-yoimem/agent/handler"
+	"github.com/yoimem/git-yoimem/consolidate/agentcli"
+	"github.com/yoimem/git-yoimem/consolidate/setup"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/workspace"
 )
@@ -73,7 +75,8 @@ func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, a
 	}
 	resp, err := handler.Handle(ctx, w, ev, handler.Options{
 		Agent: name, Cap: h.cap, Spawn: spawner(env, w, name).Spawn,
-		Log: func(msg string) { logf("%s", msg) },
+		Log:              func(msg string) { logf("%s", msg) },
+		ConsolidationRun: env.Getenv(agentcli.EnvRunID),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -139,7 +142,9 @@ func runAgentBackground(ctx context.Context, env Env, g *globalOptions, name str
 	log := func(msg string) {
 		fmt.Fprintf(env.Stderr, "%s session %s: %s\n", env.Now().UTC().Format(time.RFC3339), quote.Value(job.Session), msg)
 	}
-	if err := handler.Run(ctx, w, job, handler.RunOptions{Format: h.format, MaxRuns: defaultMaxRuns, Now: env.Now, Log: log}); err != nil {
+	if err := handler.Run(ctx, w, job, handler.RunOptions{Format: h.format, MaxRuns: defaultMaxRuns, Now: env.Now, Log: log,
+		// a command: model runs its agent CLI with git yoimem mcp --run
+		Engine: setup.EngineOptions{Serve: serveRun(env.Stderr)}}); err != nil {
 		log(err.Error())
 		return cannotRun(err)
 	}
