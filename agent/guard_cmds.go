@@ -58,6 +58,17 @@ func (g Guard) targets(name string, args []string, cwd string, piped []string, d
 		}
 	case "eval":
 		return nil, false, g.shell(strings.Join(args, " "), cwd, depth+1)
+	case "awk", "gawk":
+		return awkInPlace(args), false, ""
+	case "curl", "wget":
+		return downloadTargets(name, args), false, ""
+	case "tar", "unzip":
+		return extractTargets(name, args), false, ""
+	case "patch":
+		return patchTargets(args), false, ""
+	}
+	if code, ok := inlineCode(name, args); ok {
+		return g.codeWrites(code, cwd), false, ""
 	}
 	return nil, false, ""
 }
@@ -255,11 +266,26 @@ func gitWrites(args []string) []string {
 		}
 		args = args[1:]
 	}
-	if len(args) == 0 || (args[0] != "rm" && args[0] != "mv") {
+	if len(args) == 0 {
 		return nil
 	}
+	var ops []string
+	switch args[0] {
+	case "rm", "mv":
+		ops = operands(args[1:], "")
+	case "checkout": // checkout [<tree>] [--] <paths>: a branch name is no memory path
+		ops = operands(args[1:], "bB")
+	case "restore":
+		if (hasFlag(args[1:], 'S', "s") || hasLong(args[1:], "--staged")) &&
+			!hasFlag(args[1:], 'W', "s") && !hasLong(args[1:], "--worktree") {
+			return nil // the index only
+		}
+		ops = operands(args[1:], "s")
+	case "clean":
+		ops = operands(args[1:], "e")
+	}
 	var out []string
-	for _, op := range operands(args[1:], "") {
+	for _, op := range ops {
 		out = append(out, within(dir, op))
 	}
 	return out
@@ -293,6 +319,7 @@ func (g Guard) find(args []string, cwd string, depth int) string {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
+	starts = append(starts, pathTests(args[i:])...)
 	for ; i < len(args); i++ {
 		switch args[i] {
 		case "-delete":
@@ -314,6 +341,25 @@ func (g Guard) find(args []string, cwd string, depth int) string {
 		}
 	}
 	return ""
+}
+
+// pathTests are the patterns of find's -path and -wholename tests: a
+// pattern that names memory selects files there, whatever the start;
+// one negated (! -path, -not -path) or pruned (-path P -prune) leaves
+// them out instead.
+func pathTests(args []string) []string {
+	var out []string
+	for i := 0; i+1 < len(args); i++ {
+		switch args[i] {
+		case "-path", "-wholename", "-ipath", "-iwholename":
+			negated := i > 0 && (args[i-1] == "!" || args[i-1] == "-not")
+			pruned := i+2 < len(args) && args[i+2] == "-prune"
+			if !negated && !pruned {
+				out = append(out, args[i+1])
+			}
+		}
+	}
+	return out
 }
 
 func replaceAll(words []string, old, with string) []string {

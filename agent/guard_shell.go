@@ -26,7 +26,7 @@ func (g Guard) shell(line, cwd string, depth int) string {
 			}
 		}
 		words := stripPrefix(c.words)
-		if len(words) >= 2 && words[0] == "cd" && words[1] != "-" {
+		if len(words) >= 2 && (words[0] == "cd" || words[0] == "pushd") && words[1] != "-" {
 			cwd = within(cwd, words[1])
 			continue
 		}
