@@ -45,17 +45,32 @@ func (g Guard) Tool(ev Event) (deny bool, reason string) {
 	case "apply_patch": // Codex's file tool
 		where = g.patchTool(ev)
 	case "Bash":
-		var in struct {
-			Command string `json:"command"`
-		}
-		if json.Unmarshal(ev.ToolInput, &in) == nil {
-			where = g.shell(in.Command, ev.Cwd, 0)
-		}
+		where = g.bashTool(ev)
 	}
 	if where == "" {
 		return false, ""
 	}
 	return true, denyReason(ev.Tool, where)
+}
+
+// bashTool reads a shell tool's command: a command line, or an argv
+// array (Codex's older shell tool).
+func (g Guard) bashTool(ev Event) string {
+	var in struct {
+		Command json.RawMessage `json:"command"`
+	}
+	if json.Unmarshal(ev.ToolInput, &in) != nil {
+		return ""
+	}
+	var line string
+	if json.Unmarshal(in.Command, &line) == nil {
+		return g.shell(line, ev.Cwd, 0)
+	}
+	var argv []string
+	if json.Unmarshal(in.Command, &argv) == nil {
+		return g.command(argv, ev.Cwd, nil, 0)
+	}
+	return ""
 }
 
 func (g Guard) fileTool(ev Event) string {

@@ -58,6 +58,8 @@ func (g Guard) targets(name string, args []string, cwd string, piped []string, d
 		}
 	case "eval":
 		return nil, false, g.shell(strings.Join(args, " "), cwd, depth+1)
+	case "apply_patch", "applypatch": // Codex's, the patch an argument
+		return nil, false, g.patchText(strings.Join(args, "\n"), cwd)
 	case "awk", "gawk":
 		return awkInPlace(args), false, ""
 	case "curl", "wget":

@@ -277,3 +277,23 @@ EOF`, `bash -c 'bash -c "rm .yoi/knowledge/a"'`, `echo $(echo $(rm a))`, "`", `'
 		}
 	})
 }
+
+// TestGuardBashArgv: a shell tool whose command is an argv array (Codex's
+// older shell tool) is read as the command it runs.
+func TestGuardBashArgv(t *testing.T) {
+	for _, tc := range []struct {
+		argv []string
+		deny bool
+	}{
+		{[]string{"bash", "-lc", "echo x > .yoi/memory/summary.md"}, true},
+		{[]string{"rm", ".yoi/knowledge/a.md"}, true},
+		{[]string{"apply_patch", "*** Begin Patch\n*** Add File: .yoi/knowledge/x.md\n+x\n*** End Patch\n"}, true},
+		{[]string{"bash", "-lc", "cat .yoi/memory/summary.md"}, false},
+		{[]string{"ls", ".yoi"}, false},
+	} {
+		ev := toolEvent("Bash", "/home/ann/shop", map[string]any{"command": tc.argv})
+		if d, r := GuardTool(ev); d != tc.deny {
+			t.Errorf("%q: deny = %v (%s); want %v", tc.argv, d, r, tc.deny)
+		}
+	}
+}
