@@ -1,6 +1,9 @@
 package agent
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // targets are the paths a command writes (whole: a path that is .yoi
 // itself counts, for commands that remove, move or re-permission a
@@ -10,9 +13,9 @@ func (g Guard) targets(name string, args []string, cwd string, piped []string, d
 	case "tee":
 		return operands(args, ""), false, ""
 	case "cp", "ln":
-		return dest(args, "St"), false, ""
+		return withSourceNames(args, "St"), false, ""
 	case "rsync":
-		return dest(args, "e"), false, ""
+		return withSourceNames(args, "e"), false, ""
 	case "install":
 		if hasFlag(args, 'd', "mgoSt") {
 			return operands(args, "mgoSt"), false, ""
@@ -134,6 +137,26 @@ func dest(args []string, withArg string) []string {
 		return nil
 	}
 	return ops[len(ops)-1:]
+}
+
+// withSourceNames is dest and, were it a directory, the paths the
+// sources get in it: cp -r memory .yoi/ writes .yoi/memory.
+func withSourceNames(args []string, withArg string) []string {
+	d := dest(args, withArg)
+	if len(d) == 0 {
+		return nil
+	}
+	ops := operands(args, withArg)
+	if len(ops) > 0 && ops[len(ops)-1] == d[0] {
+		ops = ops[:len(ops)-1]
+	}
+	out := d
+	for _, src := range ops {
+		if base := path.Base(strings.TrimRight(src, "/")); base != "." && base != "/" {
+			out = append(out, strings.TrimRight(d[0], "/")+"/"+base)
+		}
+	}
+	return out
 }
 
 // hasFlag tells whether a short flag is given, alone or in a group.
