@@ -54,3 +54,23 @@ func TestReadPayload(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadPayload: what ReadPayload returns is a prefix of the input,
+// and a whole input that is one JSON object parses the same from it.
+func FuzzReadPayload(f *testing.F) {
+	for _, s := range []string{`{"a":"}"}`, ` [1,{"b":"\""}] x`, `{"a":1}{"b":2}`, `"x"`, `{`, `}`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		b, over, err := ReadPayload(strings.NewReader(in), 1<<16)
+		if err != nil || over || !strings.HasPrefix(in, string(b)) {
+			t.Fatalf("ReadPayload(%q) = %q, %v, %v", in, b, over, err)
+		}
+		var whole, part map[string]any
+		if ParseObject([]byte(in), &whole) == nil {
+			if err := ParseObject(b, &part); err != nil {
+				t.Fatalf("%q parses whole but not as read (%q): %v", in, b, err)
+			}
+		}
+	})
+}
