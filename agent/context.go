@@ -82,8 +82,11 @@ func (c Context) Fit(limit int) (string, []string) {
 			continue
 		}
 		left = append([]Part{c.Parts[k]}, left...)
-		kept := join(c.Summary, c.Parts[:k])
-		if text := kept + sep + c.notice(left, limit); Len(text) <= limit {
+		text := c.notice(left, limit)
+		if kept := join(c.Summary, c.Parts[:k]); kept != "" {
+			text = kept + sep + text
+		}
+		if Len(text) <= limit {
 			return text, names(left)
 		}
 	}

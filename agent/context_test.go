@@ -141,3 +141,17 @@ func TestShorten(t *testing.T) {
 		t.Errorf("Shorten = %q", got)
 	}
 }
+
+// TestContextFitNoSummary: with no summary, what is kept (or the notice
+// alone) starts the text; no blank separator comes before it.
+func TestContextFitNoSummary(t *testing.T) {
+	for _, parts := range [][]Part{
+		{{Name: "knowledge descriptions", Text: strings.Repeat("k", 500)}},
+		{{Name: "#a", Text: "short"}, {Name: "#b", Text: strings.Repeat("b", 500)}},
+	} {
+		text, left := Context{Parts: parts}.Fit(300)
+		if strings.HasPrefix(text, "\n") || len(left) == 0 || Len(text) > 300 {
+			t.Errorf("Fit = %q, %v; want the kept text or the notice first, within 300", text, left)
+		}
+	}
+}

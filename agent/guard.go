@@ -12,8 +12,10 @@ import (
 // It reads a tool call's arguments only: it resolves paths against the
 // event's Cwd without touching the file system (a symbolic link into
 // .yoi/ is not seen), and it reads a shell command as written (a program
-// that writes a path it computes is not seen). It is a guard against an
-// agent's ordinary file writes, not a sandbox.
+// that writes a path it computes is not seen; inline code, python -c or
+// node -e, is judged by the memory paths it names and whether it writes
+// at all). It is a guard against an agent's ordinary file writes, not a
+// sandbox.
 type Guard struct {
 	// FoldCase compares path names without case, as case-insensitive file
 	// systems do (macOS and Windows by default): .YOI/Memory is then memory.
@@ -29,8 +31,9 @@ func GuardTool(ev Event) (deny bool, reason string) {
 // Tool tells whether a PreTool event must be denied, and why: Write,
 // Edit, MultiEdit and NotebookEdit on a path under .yoi/memory or
 // .yoi/knowledge, Codex's apply_patch when its patch writes a file
-// there, and Bash commands that write there (redirections, tee,
-// cp, mv, sed -i, rm, …). Everything else is allowed, reads included.
+// there, and Bash commands that write there (redirections, tee, cp, mv,
+// sed -i, awk -i inplace, rm, git checkout/restore/clean, curl -o, tar
+// -x, patch, python -c, …). Everything else is allowed, reads included.
 func (g Guard) Tool(ev Event) (deny bool, reason string) {
 	if ev.Kind != PreTool {
 		return false, ""
@@ -42,17 +45,32 @@ func (g Guard) Tool(ev Event) (deny bool, reason string) {
 	case "apply_patch": // Codex's file tool
 		where = g.patchTool(ev)
 	case "Bash":
-		var in struct {
-			Command string `json:"command"`
-		}
-		if json.Unmarshal(ev.ToolInput, &in) == nil {
-			where = g.shell(in.Command, ev.Cwd, 0)
-		}
+		where = g.bashTool(ev)
 	}
 	if where == "" {
 		return false, ""
 	}
 	return true, denyReason(ev.Tool, where)
+}
+
+// bashTool reads a shell tool's command: a command line, or an argv
+// array (Codex's older shell tool).
+func (g Guard) bashTool(ev Event) string {
+	var in struct {
+		Command json.RawMessage `json:"command"`
+	}
+	if json.Unmarshal(ev.ToolInput, &in) != nil {
+		return ""
+	}
+	var line string
+	if json.Unmarshal(in.Command, &line) == nil {
+		return g.shell(line, ev.Cwd, 0)
+	}
+	var argv []string
+	if json.Unmarshal(in.Command, &argv) == nil {
+		return g.command(argv, ev.Cwd, nil, 0)
+	}
+	return ""
 }
 
 func (g Guard) fileTool(ev Event) string {

@@ -1,6 +1,9 @@
 package agent
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // targets are the paths a command writes (whole: a path that is .yoi
 // itself counts, for commands that remove, move or re-permission a
@@ -10,9 +13,9 @@ func (g Guard) targets(name string, args []string, cwd string, piped []string, d
 	case "tee":
 		return operands(args, ""), false, ""
 	case "cp", "ln":
-		return dest(args, "St"), false, ""
+		return withSourceNames(args, "St"), false, ""
 	case "rsync":
-		return dest(args, "e"), false, ""
+		return withSourceNames(args, "e"), false, ""
 	case "install":
 		if hasFlag(args, 'd', "mgoSt") {
 			return operands(args, "mgoSt"), false, ""
@@ -58,6 +61,19 @@ func (g Guard) targets(name string, args []string, cwd string, piped []string, d
 		}
 	case "eval":
 		return nil, false, g.shell(strings.Join(args, " "), cwd, depth+1)
+	case "apply_patch", "applypatch": // Codex's, the patch an argument
+		return nil, false, g.patchText(strings.Join(args, "\n"), cwd)
+	case "awk", "gawk":
+		return awkInPlace(args), false, ""
+	case "curl", "wget":
+		return downloadTargets(name, args), false, ""
+	case "tar", "unzip":
+		return extractTargets(name, args), false, ""
+	case "patch":
+		return patchTargets(args), false, ""
+	}
+	if code, ok := inlineCode(name, args); ok {
+		return g.codeWrites(code, cwd), false, ""
 	}
 	return nil, false, ""
 }
@@ -121,6 +137,26 @@ func dest(args []string, withArg string) []string {
 		return nil
 	}
 	return ops[len(ops)-1:]
+}
+
+// withSourceNames is dest and, were it a directory, the paths the
+// sources get in it: cp -r memory .yoi/ writes .yoi/memory.
+func withSourceNames(args []string, withArg string) []string {
+	d := dest(args, withArg)
+	if len(d) == 0 {
+		return nil
+	}
+	ops := operands(args, withArg)
+	if len(ops) > 0 && ops[len(ops)-1] == d[0] {
+		ops = ops[:len(ops)-1]
+	}
+	out := d
+	for _, src := range ops {
+		if base := path.Base(strings.TrimRight(src, "/")); base != "." && base != "/" {
+			out = append(out, strings.TrimRight(d[0], "/")+"/"+base)
+		}
+	}
+	return out
 }
 
 // hasFlag tells whether a short flag is given, alone or in a group.
@@ -255,11 +291,26 @@ func gitWrites(args []string) []string {
 		}
 		args = args[1:]
 	}
-	if len(args) == 0 || (args[0] != "rm" && args[0] != "mv") {
+	if len(args) == 0 {
 		return nil
 	}
+	var ops []string
+	switch args[0] {
+	case "rm", "mv":
+		ops = operands(args[1:], "")
+	case "checkout": // checkout [<tree>] [--] <paths>: a branch name is no memory path
+		ops = operands(args[1:], "bB")
+	case "restore":
+		if (hasFlag(args[1:], 'S', "s") || hasLong(args[1:], "--staged")) &&
+			!hasFlag(args[1:], 'W', "s") && !hasLong(args[1:], "--worktree") {
+			return nil // the index only
+		}
+		ops = operands(args[1:], "s")
+	case "clean":
+		ops = operands(args[1:], "e")
+	}
 	var out []string
-	for _, op := range operands(args[1:], "") {
+	for _, op := range ops {
 		out = append(out, within(dir, op))
 	}
 	return out
@@ -293,6 +344,7 @@ func (g Guard) find(args []string, cwd string, depth int) string {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
+	starts = append(starts, pathTests(args[i:])...)
 	for ; i < len(args); i++ {
 		switch args[i] {
 		case "-delete":
@@ -314,6 +366,25 @@ func (g Guard) find(args []string, cwd string, depth int) string {
 		}
 	}
 	return ""
+}
+
+// pathTests are the patterns of find's -path and -wholename tests: a
+// pattern that names memory selects files there, whatever the start;
+// one negated (! -path, -not -path) or pruned (-path P -prune) leaves
+// them out instead.
+func pathTests(args []string) []string {
+	var out []string
+	for i := 0; i+1 < len(args); i++ {
+		switch args[i] {
+		case "-path", "-wholename", "-ipath", "-iwholename":
+			negated := i > 0 && (args[i-1] == "!" || args[i-1] == "-not")
+			pruned := i+2 < len(args) && args[i+2] == "-prune"
+			if !negated && !pruned {
+				out = append(out, args[i+1])
+			}
+		}
+	}
+	return out
 }
 
 func replaceAll(words []string, old, with string) []string {

@@ -20,14 +20,21 @@ func (g Guard) patchTool(ev Event) string {
 	if json.Unmarshal(ev.ToolInput, &in) != nil {
 		return ""
 	}
-	for _, line := range strings.Split(in.Command, "\n") {
+	return g.patchText(in.Command, ev.Cwd)
+}
+
+// patchText is patchTool's answer for patch text, which may also hold
+// other lines (a shell command line running apply_patch with the patch
+// as an argument or a here-document): a header counts at a line start.
+func (g Guard) patchText(text, cwd string) string {
+	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSuffix(line, "\r")
 		for _, h := range patchHeaders {
 			p, ok := strings.CutPrefix(line, h)
 			if !ok {
 				continue
 			}
-			if where, ok := g.memoryPath(strings.TrimSpace(p), ev.Cwd, false); ok {
+			if where, ok := g.memoryPath(strings.TrimSpace(p), cwd, false); ok {
 				return where
 			}
 		}

@@ -42,3 +42,29 @@ func TestGuardApplyPatch(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardApplyPatchThroughShell: Codex's model may run apply_patch
+// through its shell tool, the patch an argument or a here-document; the
+// guard reads the patch there too.
+func TestGuardApplyPatchThroughShell(t *testing.T) {
+	deny := []string{
+		"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: .yoi/knowledge/x.md\n+x\n*** End Patch\nEOF",
+		"apply_patch \"*** Begin Patch\n*** Update File: .yoi/memory/summary.md\n@@\n-a\n+b\n*** End Patch\"",
+		"bash -lc 'apply_patch <<EOF\n*** Begin Patch\n*** Delete File: .yoi/memory/decisions/db.md\n*** End Patch\nEOF\n'",
+		"cd .yoi && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: knowledge/x.md\n+x\n*** End Patch\nEOF",
+	}
+	allow := []string{
+		"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: docs/x.md\n+*** Add File: .yoi/knowledge/x.md\n*** End Patch\nEOF",
+		"cat <<'EOF'\n*** Begin Patch\n*** Add File: .yoi/knowledge/x.md\n*** End Patch\nEOF",
+	}
+	for _, c := range deny {
+		if d, _ := GuardTool(bash(c)); !d {
+			t.Errorf("allowed, want denied: %q", c)
+		}
+	}
+	for _, c := range allow {
+		if d, r := GuardTool(bash(c)); d {
+			t.Errorf("denied (%s), want allowed: %q", r, c)
+		}
+	}
+}

@@ -26,8 +26,14 @@ func (g Guard) shell(line, cwd string, depth int) string {
 			}
 		}
 		words := stripPrefix(c.words)
-		if len(words) >= 2 && words[0] == "cd" && words[1] != "-" {
+		if len(words) >= 2 && (words[0] == "cd" || words[0] == "pushd") && words[1] != "-" {
 			cwd = within(cwd, words[1])
+			continue
+		}
+		if len(words) > 0 && (path.Base(words[0]) == "apply_patch" || path.Base(words[0]) == "applypatch") {
+			if w := g.patchText(line, cwd); w != "" {
+				return w // the patch is an argument or a here-document (Codex's shell)
+			}
 			continue
 		}
 		if w := g.command(words, cwd, g.pipeMentions(sc.cmds, i, cwd), depth); w != "" {

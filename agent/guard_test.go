@@ -135,6 +135,33 @@ EOF`,
 		`command rm .yoi/knowledge/a.md`,
 		`/bin/rm .yoi/knowledge/a.md`,
 		`time sed -i s/a/b/ .yoi/knowledge/a.md`,
+		`python -c "open('.yoi/memory/x.md','w').write('x')"`,
+		`python3 -c 'import pathlib; pathlib.Path(".yoi/knowledge/a.md").write_text("x")'`,
+		`node -e 'require("fs").writeFileSync(".yoi/knowledge/a.md", "x")'`,
+		`ruby -e 'File.write(".yoi/knowledge/a.md", "x")'`,
+		`python3 -c "import os; os.remove('.yoi/knowledge/a.md')"`,
+		`pushd .yoi && rm memory/summary.md`,
+		`awk -i inplace '{print}' .yoi/knowledge/a.md`,
+		`gawk -i inplace -f fix.awk .yoi/knowledge/a.md`,
+		`git checkout -- .yoi/knowledge/a.md`,
+		`git checkout HEAD~1 -- .yoi/memory/summary.md`,
+		`git restore .yoi/knowledge/a.md`,
+		`git restore --source=HEAD~2 .yoi/memory`,
+		`git clean -fdx .yoi`,
+		`curl -o .yoi/knowledge/a.md http://x`,
+		`curl -sSL --output .yoi/knowledge/a.md http://x`,
+		`wget -O .yoi/knowledge/a.md http://x`,
+		`wget -P .yoi/knowledge http://x/a.md`,
+		`tar -xf x.tar -C .yoi/knowledge`,
+		`tar xzf x.tgz --directory=.yoi/memory`,
+		`unzip x.zip -d .yoi/knowledge`,
+		`patch .yoi/knowledge/a.md < fix.diff`,
+		`find . -path './.yoi/memory/*' -delete`,
+		`find . -path './.yoi/knowledge/*.md' -exec rm {} +`,
+		`cp -r /tmp/backup/memory .yoi/`,
+		`cp -a ../other/.yoi/knowledge .yoi`,
+		`mv drafts/knowledge .yoi/`,
+		`ln -s /tmp/mem .yoi/memory`,
 	}
 	allow := []string{
 		`cat .yoi/memory/summary.md`,
@@ -181,6 +208,34 @@ EOF`,
 		`mv build/out.bin dist/`,
 		`sed -i 's/a/b/' src/main.go`,
 		`rm -i .yoi-old/knowledge/a.md`,
+		`python3 -c "print(open('.yoi/memory/summary.md').read())"`,
+		`node -e 'console.log(require("fs").readFileSync(".yoi/knowledge/a.md", "utf8"))'`,
+		`python3 -c "open('/tmp/out.md','w').write('x')"`,
+		`python3 scripts/write.py .yoi/knowledge/a.md`,
+		`pushd .yoi && ls memory`,
+		`awk '{print}' .yoi/knowledge/a.md`,
+		`awk -i inplace '{print}' src/a.txt`,
+		`git checkout main`,
+		`git checkout -b feature`,
+		`git checkout -- src/main.go`,
+		`git restore --staged src/main.go`,
+		`git clean -fd build/`,
+		`git show HEAD:.yoi/memory/summary.md`,
+		`curl -o /tmp/a.md http://x/.yoi/knowledge/a.md`,
+		`wget -O - http://x > /tmp/a`,
+		`tar -cf /tmp/memory.tar .yoi/memory`,
+		`tar -tf x.tar -C .yoi/knowledge`,
+		`unzip -l x.zip`,
+		`zip -r /tmp/k.zip .yoi/knowledge`,
+		`patch -p1 --dry-run < fix.diff`,
+		`find . -name '*.tmp' -delete`,
+		`find . -path './.yoi/memory/*' -print`,
+		`cp -r templates/workflow .yoi/`,
+		`cp notes.md .yoi/`,
+		`find . -path ./.yoi -prune -o -name '*.tmp' -delete`,
+		`find . ! -path './.yoi/*' -name '*.tmp' -delete`,
+		`find . -not -path './.yoi/memory/*' -name '*.tmp' -exec rm {} +`,
+		`python3 -c "import sys; sys.stdout.write(open('.yoi/memory/summary.md').read())"`,
 	}
 	for _, c := range deny {
 		if d, reason := GuardTool(bash(c)); !d {
@@ -227,4 +282,24 @@ EOF`, `bash -c 'bash -c "rm .yoi/knowledge/a"'`, `echo $(echo $(rm a))`, "`", `'
 			}
 		}
 	})
+}
+
+// TestGuardBashArgv: a shell tool whose command is an argv array (Codex's
+// older shell tool) is read as the command it runs.
+func TestGuardBashArgv(t *testing.T) {
+	for _, tc := range []struct {
+		argv []string
+		deny bool
+	}{
+		{[]string{"bash", "-lc", "echo x > .yoi/memory/summary.md"}, true},
+		{[]string{"rm", ".yoi/knowledge/a.md"}, true},
+		{[]string{"apply_patch", "*** Begin Patch\n*** Add File: .yoi/knowledge/x.md\n+x\n*** End Patch\n"}, true},
+		{[]string{"bash", "-lc", "cat .yoi/memory/summary.md"}, false},
+		{[]string{"ls", ".yoi"}, false},
+	} {
+		ev := toolEvent("Bash", "/home/ann/shop", map[string]any{"command": tc.argv})
+		if d, r := GuardTool(ev); d != tc.deny {
+			t.Errorf("%q: deny = %v (%s); want %v", tc.argv, d, r, tc.deny)
+		}
+	}
 }

@@ -215,18 +215,7 @@ func codexEvent(p *cxPayload, st *state, e *Entry) {
 
 // codexPrompt fills in a prompt from its text: a message, or meta when it
 // is only what Codex or git-yoimem put there.
-func codexPrompt(text string, e *Entry) {
-	e.Role = RoleUser
-	if codexInjected(text) {
-		e.Kind, e.Injected, e.Text = KindMeta, true, text
-		return
-	}
-	clean, noise, injected := userText(text)
-	e.Kind, e.Text = KindMessage, clean
-	if noise {
-		e.Kind, e.Injected, e.Text = KindMeta, injected, text
-	}
-}
+func codexPrompt(text string, e *Entry) { userEntry(text, codexInjected(text), e) }
 
 // codexTurnItem reads an item_completed event: the prompt (UserMessage)
 // and the answer (AgentMessage) of the newer rollouts. Other items

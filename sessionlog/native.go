@@ -135,19 +135,7 @@ func (nativeParser) entry(text []byte, st *state, e *Entry) {
 	}
 }
 
-func nativeUser(l *ntLine, e *Entry) {
-	text := stringValue(l.text)
-	e.Role = RoleUser
-	if l.injected {
-		e.Kind, e.Injected, e.Text = KindMeta, true, text
-		return
-	}
-	clean, noise, injected := userText(text)
-	e.Kind, e.Text = KindMessage, clean
-	if noise {
-		e.Kind, e.Injected, e.Text = KindMeta, injected, text
-	}
-}
+func nativeUser(l *ntLine, e *Entry) { userEntry(stringValue(l.text), l.injected, e) }
 
 func nativeAssistant(l *ntLine, st *state, e *Entry) {
 	e.Role, e.Text = RoleAssistant, stringValue(l.text)

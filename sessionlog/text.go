@@ -137,6 +137,22 @@ func nextWrapper(s string) (int, wrapper) {
 	}
 }
 
+// userEntry fills in a user turn from its text: meta when the agent or
+// git-yoimem put it there (injected), else a message with its wrapper
+// blocks removed, or meta when nothing typed is left.
+func userEntry(text string, injected bool, e *Entry) {
+	e.Role = RoleUser
+	if injected {
+		e.Kind, e.Injected, e.Text = KindMeta, true, text
+		return
+	}
+	clean, noise, inj := userText(text)
+	e.Kind, e.Text = KindMessage, clean
+	if noise {
+		e.Kind, e.Injected, e.Text = KindMeta, inj, text
+	}
+}
+
 // userText classifies a user turn's text: the text with wrapper blocks
 // removed, whether what remains is noise (nothing left, or an interruption
 // marker), and whether the noise was injected rather than typed.

@@ -1,12 +1,10 @@
 package claudecode
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"unicode/utf8"
 
 	"github.com/yoimem/git-yoimem/agent"
 	"github.com/yoimem/git-yoimem/internal/quote"
@@ -67,11 +65,11 @@ func Decode(r io.Reader, limit int64) (agent.Event, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	b, over, err := agent.ReadPayload(r, limit)
 	if err != nil {
 		return agent.Event{}, fmt.Errorf("read Claude Code's hook input: %w", err)
 	}
-	if int64(len(b)) > limit {
+	if over {
 		return agent.Event{}, &TooLargeError{Limit: limit}
 	}
 	p, err := parse(b)
@@ -83,40 +81,13 @@ func Decode(r io.Reader, limit int64) (agent.Event, error) {
 
 func parse(b []byte) (payload, error) {
 	var p payload
-	trimmed := bytes.TrimSpace(b)
-	switch {
-	case len(trimmed) == 0:
-		return p, errors.New("empty; want a JSON object")
-	case !json.Valid(trimmed) && !validPrefix(trimmed):
-		return p, errors.New("not JSON")
-	case trimmed[0] != '{':
-		return p, errors.New("not a JSON object")
-	case !utf8.Valid(trimmed):
-		return p, errors.New("not valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if err := dec.Decode(&p); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return p, fmt.Errorf("field %s: want a %s, got a JSON %s", te.Field, te.Type, te.Value)
-		}
-		return p, fmt.Errorf("not JSON: %w", err)
-	}
-	if dec.More() || dec.InputOffset() < int64(len(trimmed)) {
-		return p, errors.New("more data after the JSON object")
+	if err := agent.ParseObject(b, &p); err != nil {
+		return p, err
 	}
 	if p.Event == nil || *p.Event == "" {
 		return p, errors.New("no hook_event_name")
 	}
 	return p, nil
-}
-
-// validPrefix tells whether b starts with one valid JSON value (and has
-// more after it), so that trailing data is named as such.
-func validPrefix(b []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var v json.RawMessage
-	return dec.Decode(&v) == nil
 }
 
 func event(p payload) agent.Event {

@@ -1,8 +1,6 @@
 package claudecode
 
 import (
-	"strings"
-
 	"github.com/yoimem/git-yoimem/internal/jsonedit"
 )
 
@@ -21,7 +19,7 @@ var hookEvents = []jsonedit.HookEvent{
 }
 
 // DefaultCommand runs git-yoimem from the hooks.
-const DefaultCommand = "git yoimem"
+const DefaultCommand = jsonedit.DefaultCommand
 
 // SettingsOptions says how our hooks are written.
 type SettingsOptions struct {
@@ -32,25 +30,11 @@ type SettingsOptions struct {
 
 // HookCommand is the command line a hook for a Claude Code event runs.
 func HookCommand(command, arg string) string {
-	if command == "" {
-		command = DefaultCommand
-	}
-	return command + " hook claude-code " + arg
+	return jsonedit.AgentHookCommand(command, "claude-code", arg)
 }
 
 func hooks(command string) jsonedit.Hooks {
-	return jsonedit.Hooks{
-		Events:  hookEvents,
-		Command: func(arg string) string { return HookCommand(command, arg) },
-		Ours:    isOurCommand,
-	}
-}
-
-// isOurCommand tells whether cmd runs `… hook claude-code <arg>` of
-// git-yoimem.
-func isOurCommand(cmd, arg string) bool {
-	base, ok := strings.CutSuffix(cmd, " hook claude-code "+arg)
-	return ok && strings.Contains(base, "yoimem")
+	return jsonedit.AgentHooks(hookEvents, command, "claude-code")
 }
 
 // ours tells whether a matcher group (its JSON text) is one of ours.

@@ -1,12 +1,10 @@
 package codex
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"unicode/utf8"
 
 	"github.com/yoimem/git-yoimem/agent"
 	"github.com/yoimem/git-yoimem/internal/quote"
@@ -75,7 +73,7 @@ func Decode(r io.Reader, limit int64) (agent.Event, error) {
 		return agent.Event{}, err
 	}
 	var p payload
-	if err := parseObject(b, &p); err != nil {
+	if err := agent.ParseObject(b, &p); err != nil {
 		return agent.Event{}, fmt.Errorf("Codex's hook input: %w", err)
 	}
 	if p.Event == nil || *p.Event == "" {
@@ -88,49 +86,14 @@ func readLimited(r io.Reader, limit int64, what string) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	b, over, err := agent.ReadPayload(r, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read Codex's %s: %w", what, err)
 	}
-	if int64(len(b)) > limit {
+	if over {
 		return nil, &TooLargeError{Limit: limit, what: what}
 	}
 	return b, nil
-}
-
-// parseObject decodes one JSON object into v, naming what is wrong.
-func parseObject(b []byte, v any) error {
-	trimmed := bytes.TrimSpace(b)
-	switch {
-	case len(trimmed) == 0:
-		return errors.New("empty; want a JSON object")
-	case !json.Valid(trimmed) && !validPrefix(trimmed):
-		return errors.New("not JSON")
-	case trimmed[0] != '{':
-		return errors.New("not a JSON object")
-	case !utf8.Valid(trimmed):
-		return errors.New("not valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return fmt.Errorf("field %s: want a %s, got a JSON %s", te.Field, te.Type, te.Value)
-		}
-		return fmt.Errorf("not JSON: %w", err)
-	}
-	if dec.More() || dec.InputOffset() < int64(len(trimmed)) {
-		return errors.New("more data after the JSON object")
-	}
-	return nil
-}
-
-// validPrefix tells whether b starts with one valid JSON value (and has
-// more after it), so that trailing data is named as such.
-func validPrefix(b []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var v json.RawMessage
-	return dec.Decode(&v) == nil
 }
 
 func event(p payload) agent.Event {

@@ -1,8 +1,6 @@
 package codex
 
 import (
-	"strings"
-
 	"github.com/yoimem/git-yoimem/internal/jsonedit"
 )
 
@@ -24,7 +22,7 @@ var hookEvents = []jsonedit.HookEvent{
 }
 
 // DefaultCommand runs git-yoimem from the hooks.
-const DefaultCommand = "git yoimem"
+const DefaultCommand = jsonedit.DefaultCommand
 
 // HooksOptions says how our hooks are written.
 type HooksOptions struct {
@@ -37,24 +35,11 @@ type HooksOptions struct {
 // being the event as `git yoimem hook codex` takes it (session-start,
 // user-prompt-submit, pre-tool-use, stop, pre-compact, notify).
 func HookCommand(command, arg string) string {
-	if command == "" {
-		command = DefaultCommand
-	}
-	return command + " hook codex " + arg
+	return jsonedit.AgentHookCommand(command, "codex", arg)
 }
 
 func hooks(command string) jsonedit.Hooks {
-	return jsonedit.Hooks{
-		Events:  hookEvents,
-		Command: func(arg string) string { return HookCommand(command, arg) },
-		Ours:    isOurCommand,
-	}
-}
-
-// isOurCommand tells whether cmd runs `… hook codex <arg>` of git-yoimem.
-func isOurCommand(cmd, arg string) bool {
-	base, ok := strings.CutSuffix(cmd, " hook codex "+arg)
-	return ok && strings.Contains(base, "yoimem")
+	return jsonedit.AgentHooks(hookEvents, command, "codex")
 }
 
 // ours tells whether a matcher group (its JSON text) is one of ours.

@@ -36,7 +36,7 @@ func DecodeNotify(arg string) (agent.Event, error) {
 		return agent.Event{}, err
 	}
 	var n notification
-	if err := parseObject(b, &n); err != nil {
+	if err := agent.ParseObject(b, &n); err != nil {
 		return agent.Event{}, fmt.Errorf("Codex's notify payload: %w", err)
 	}
 	if n.Type == nil || *n.Type == "" {

@@ -3,6 +3,8 @@ package setup
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -108,6 +110,24 @@ func (a Agent) Files(sc Scope, loc Locations) ([]File, error) {
 }
 
 func needsHome(a Agent, sc Scope) bool { return a.Name == ClaudeCode && sc == Local }
+
+// homeExists: an install under HOME needs it to be a directory already;
+// one that names none is a mistake, and install makes no home directory.
+func homeExists(a Agent, sc Scope, loc Locations) error {
+	if sc != User && !needsHome(a, sc) {
+		return nil
+	}
+	fi, err := os.Stat(loc.Home)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s does not exist", ErrNoHome, loc.Home)
+	case err != nil:
+		return fmt.Errorf("%w: %v", ErrNoHome, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%w: %s is not a directory", ErrNoHome, loc.Home)
+	}
+	return nil
+}
 
 // Agents lists the agents git-yoimem can install into, in the order
 // --agent all installs them.

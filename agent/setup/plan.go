@@ -71,8 +71,15 @@ func (e *FileError) Unwrap() error { return e.Err }
 
 // PlanInstall reads every file of the agent's setup in scope sc and
 // merges our entries into each. An error on any file (a *FileError)
-// returns no plan: nothing is to be written.
+// returns no plan: nothing is to be written. A scope under HOME needs
+// HOME to be a directory that exists (ErrNoHome otherwise).
 func PlanInstall(a Agent, sc Scope, loc Locations, o Options) (*Plan, error) {
+	if _, err := a.Files(sc, loc); err != nil {
+		return nil, err // no HOME at all, or no such scope
+	}
+	if err := homeExists(a, sc, loc); err != nil {
+		return nil, err
+	}
 	return plan(a, sc, loc, func(f File, old []byte, exists bool) (Action, []byte, error) {
 		merged, err := f.merge(old, o)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // HookEvent is an event that gets one matcher group of ours.
@@ -193,4 +194,30 @@ func (h Hooks) onlyOurs(d *Doc, hooks *Node) ([]KV, bool) {
 		v = append(v, KV{K: e.Name, V: []any{groupAsWritten(d, g)}})
 	}
 	return v, true
+}
+
+// DefaultCommand runs git-yoimem from an agent's hooks.
+const DefaultCommand = "git yoimem"
+
+// AgentHookCommand is the command line of our hook for an agent's event:
+// `<command> hook <agent> <arg>` (command DefaultCommand when empty).
+func AgentHookCommand(command, agent, arg string) string {
+	if command == "" {
+		command = DefaultCommand
+	}
+	return command + " hook " + agent + " " + arg
+}
+
+// AgentHooks are our hooks for an agent's events, each running
+// AgentHookCommand(command, agent, arg); a command line is ours when it
+// ends in ` hook <agent> <arg>` and runs a git-yoimem, whichever one.
+func AgentHooks(events []HookEvent, command, agent string) Hooks {
+	return Hooks{
+		Events:  events,
+		Command: func(arg string) string { return AgentHookCommand(command, agent, arg) },
+		Ours: func(cmd, arg string) bool {
+			base, ok := strings.CutSuffix(cmd, " hook "+agent+" "+arg)
+			return ok && strings.Contains(base, "yoimem")
+		},
+	}
 }
