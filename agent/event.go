@@ -43,4 +43,10 @@ type Event struct {
 	// session started (startup, resume, clear, compact), what triggered a
 	// compaction (manual, auto), why a session ended (clear, logout, …).
 	Source string `json:"source,omitempty"`
+	// Cut says the hook input was over the decoder's limit: only the
+	// fields before the cut are here (ToolInput holds the string fields of
+	// the tool's input seen before it). Decoders return a cut event for
+	// PreTool only, so that the guard still judges the call: a write it
+	// cannot check is denied.
+	Cut bool `json:"cut,omitempty"`
 }

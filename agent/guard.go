@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"fmt"
 	"path"
 	"runtime"
 	"strings"
@@ -48,9 +49,35 @@ func (g Guard) Tool(ev Event) (deny bool, reason string) {
 		where = g.bashTool(ev)
 	}
 	if where == "" {
+		if ev.Cut {
+			return g.cut(ev)
+		}
 		return false, ""
 	}
 	return true, denyReason(ev.Tool, where)
+}
+
+// cut judges a tool call whose input was over the hook's limit, seen
+// only in part: a file tool whose path was seen outside memory goes on;
+// a write whose path or command was cut off cannot be checked and is
+// denied.
+func (g Guard) cut(ev Event) (deny bool, reason string) {
+	var in map[string]string
+	_ = json.Unmarshal(ev.ToolInput, &in)
+	switch ev.Tool {
+	case "Write", "Edit", "MultiEdit":
+		if in["file_path"] != "" {
+			return false, ""
+		}
+	case "NotebookEdit":
+		if in["notebook_path"] != "" {
+			return false, ""
+		}
+	case "Bash", "apply_patch":
+	default:
+		return false, ""
+	}
+	return true, fmt.Sprintf("git-yoimem: this %s call is too large for the hook to check that it does not write into .yoi/memory or .yoi/knowledge; split it into smaller calls (memory is written with the memory tools: git yoimem memory write|edit|delete, or MCP memory_write, memory_edit, memory_delete)", ev.Tool)
 }
 
 // bashTool reads a shell tool's command: a command line, or an argv

@@ -114,3 +114,83 @@ func validPrefix(b []byte) bool {
 	var v json.RawMessage
 	return dec.Decode(&v) == nil
 }
+
+// CutFields reads what it can of a JSON object cut off at some byte (a
+// hook input over the limit): the string fields of the object, and those
+// of its object field inputKey, that end before the cut. A field whose
+// value the cut falls in is not there.
+func CutFields(b []byte, inputKey string) (fields, input map[string]string) {
+	fields, input = map[string]string{}, map[string]string{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return fields, input
+	}
+	cutObject(dec, fields, inputKey, input)
+	return fields, input
+}
+
+// cutObject reads the members of an object whose '{' dec has read,
+// until its end or the cut, into into (and the object member sub, when
+// given, into subInto).
+func cutObject(dec *json.Decoder, into map[string]string, sub string, subInto map[string]string) {
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return
+		}
+		key, ok := t.(string)
+		if !ok {
+			return // the object's end
+		}
+		v, err := dec.Token()
+		if err != nil {
+			return
+		}
+		switch v := v.(type) {
+		case string:
+			into[key] = v
+		case json.Delim:
+			if v == '{' && sub != "" && key == sub {
+				cutObject(dec, subInto, "", nil)
+			} else if !skipValue(dec, v) {
+				return
+			}
+		}
+	}
+}
+
+// skipValue reads past the rest of an object or array whose opening
+// delimiter dec has read; false at the cut.
+func skipValue(dec *json.Decoder, open json.Delim) bool {
+	if open != '{' && open != '[' {
+		return true
+	}
+	for depth := 1; depth > 0; {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if d, ok := t.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		}
+	}
+	return true
+}
+
+// CutPreTool is what the guard can judge of a hook input cut off at the
+// limit: the PreTool event from the fields before the cut (marked Cut),
+// or the zero Event when the input is another event. kinds maps the
+// agent's event names.
+func CutPreTool(b []byte, kinds map[string]Kind) Event {
+	fields, input := CutFields(b, "tool_input")
+	if kinds[fields["hook_event_name"]] != PreTool {
+		return Event{}
+	}
+	in, _ := json.Marshal(input)
+	return Event{Kind: PreTool, Name: fields["hook_event_name"], Session: fields["session_id"],
+		LogPath: fields["transcript_path"], Cwd: fields["cwd"], Tool: fields["tool_name"], ToolInput: in, Cut: true}
+}

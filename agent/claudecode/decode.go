@@ -70,7 +70,7 @@ func Decode(r io.Reader, limit int64) (agent.Event, error) {
 		return agent.Event{}, fmt.Errorf("read Claude Code's hook input: %w", err)
 	}
 	if over {
-		return agent.Event{}, &TooLargeError{Limit: limit}
+		return agent.CutPreTool(b, kinds), &TooLargeError{Limit: limit}
 	}
 	p, err := parse(b)
 	if err != nil {

@@ -21,6 +21,7 @@ type TooLargeError struct {
 	Limit   int64
 	Setting string // the setting or flag that sets Limit, when the caller has one
 	what    string // "hook input" or "notify payload"
+	read    []byte // what was read, up to the limit: a tool call is judged from it
 }
 
 func (e *TooLargeError) Error() string {
@@ -69,6 +70,11 @@ var kinds = map[string]agent.Kind{
 // thread ID, the one its rollout file is named by (FindRollout).
 func Decode(r io.Reader, limit int64) (agent.Event, error) {
 	b, err := readLimited(r, limit, "hook input")
+	var tl *TooLargeError
+	if errors.As(err, &tl) {
+		// a tool call over the limit: the guard judges what came before the cut
+		return agent.CutPreTool(tl.read, kinds), err
+	}
 	if err != nil {
 		return agent.Event{}, err
 	}
@@ -91,7 +97,7 @@ func readLimited(r io.Reader, limit int64, what string) ([]byte, error) {
 		return nil, fmt.Errorf("read Codex's %s: %w", what, err)
 	}
 	if over {
-		return nil, &TooLargeError{Limit: limit, what: what}
+		return nil, &TooLargeError{Limit: limit, what: what, read: b}
 	}
 	return b, nil
 }

@@ -66,18 +66,29 @@ func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, a
 		handler.Logf(handler.LogFile(handler.StateDir(w), name), 0, env.Now(), quote.Value(ev.Session), "%s: %s", args[0], fmt.Sprintf(format, a...))
 	}
 	switch {
+	case derr != nil && ev.Kind == agent.PreTool:
+		// a tool call over the limit: the guard judges what came before
+		// the cut (a write it cannot check is denied)
+		logf("%v; the tool call is judged from what was read", derr)
 	case derr != nil:
 		logf("%v; answered with nothing", derr)
 		return nil
+	case werr != nil && ev.Kind == agent.PreTool:
+		// memory is guarded even where no workspace opens
+		logf("%v; the tool call is judged alone", werr)
 	case werr != nil:
 		logf("%v; answered with nothing", werr)
 		return nil
 	}
-	resp, err := handler.Handle(ctx, w, ev, handler.Options{
-		Agent: name, Cap: h.cap, Spawn: spawner(env, w, name).Spawn,
+	opts := handler.Options{
+		Agent: name, Cap: h.cap,
 		Log:              func(msg string) { logf("%s", msg) },
 		ConsolidationRun: env.Getenv(agentcli.EnvRunID),
-	})
+	}
+	if w != nil {
+		opts.Spawn = spawner(env, w, name).Spawn
+	}
+	resp, err := handler.Handle(ctx, w, ev, opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err
