@@ -35,6 +35,9 @@ func checkModels(_ context.Context, in Input, r *Report) error {
 		case m.Model == "":
 			r.problem(name, "not set ("+setting+"): sessions are not extracted into staging",
 				fmt.Sprintf("git config %s %s (and export ANTHROPIC_API_KEY=…)", setting, exampleModel))
+		case llm.CheckModel(m.Model) != nil:
+			r.problem(name, llm.CheckModel(m.Model).Error()+" ("+setting+")",
+				fmt.Sprintf("git config %s %s", setting, exampleModel))
 		case m.KeyVariable != "" && !m.KeySet && !m.BaseURL:
 			needHelper = true
 			r.problem(name, fmt.Sprintf("%s, but %s is not set in this environment", m.Model, m.KeyVariable),

@@ -101,11 +101,11 @@ const modelForms = `"anthropic:<model>", "openai:<model>", "command:<argv>" or "
 // Open returns the provider a model string names. Anthropic and OpenAI
 // models go to Options.APIs when set, else to the bridge.
 func Open(model string, opts Options) (Provider, error) {
-	kind, rest, ok := strings.Cut(model, ":")
-	rest = strings.TrimSpace(rest)
-	if !ok || rest == "" {
-		return nil, fmt.Errorf("model %q: want %s", model, modelForms)
+	if err := CheckModel(model); err != nil {
+		return nil, err
 	}
+	kind, rest, _ := strings.Cut(model, ":")
+	rest = strings.TrimSpace(rest)
 	var (
 		b   Backend
 		err error
@@ -120,13 +120,33 @@ func Open(model string, opts Options) (Provider, error) {
 		b, err = newCommand(rest, opts)
 	case "replay":
 		b, err = newReplay(rest, opts)
-	default:
-		return nil, fmt.Errorf("model %q: unknown provider %q; want %s", model, kind, modelForms)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return NewProvider(b, opts), nil
+}
+
+// CheckModel tells whether a model string has one of the forms Open
+// takes (a known provider and something after it; a command that
+// splits into words), without opening anything: what 'git yoimem
+// doctor' checks.
+func CheckModel(model string) error {
+	kind, rest, ok := strings.Cut(model, ":")
+	rest = strings.TrimSpace(rest)
+	if !ok || rest == "" {
+		return fmt.Errorf("model %q: want %s", model, modelForms)
+	}
+	switch kind {
+	case "anthropic", "openai", "replay":
+		return nil
+	case "command":
+		if _, err := splitArgv(rest); err != nil {
+			return fmt.Errorf("model %q: %w", model, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("model %q: unknown provider %q; want %s", model, kind, modelForms)
 }
 
 func orDefault[T comparable](v, def T) T {
