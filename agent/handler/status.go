@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
@@ -59,7 +60,10 @@ type ExtractStatus struct {
 type ConsolidationStatus struct {
 	Result string `json:"result,omitempty"` // ConsolidationCommitted, …; empty while running
 	Commit string `json:"commit,omitempty"` // the last memory-branch commit made
-	Error  string `json:"error,omitempty"`
+	// AutoMerge is what yoimem.autoMerge did after a run that committed:
+	// absent when it is off or nothing was committed.
+	AutoMerge *gitstore.AutoMergeResult `json:"auto_merge,omitempty"`
+	Error     string                    `json:"error,omitempty"`
 }
 
 // writeStatus replaces a session's status file.
