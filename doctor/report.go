@@ -1,5 +1,7 @@
 package doctor
 
+import "github.com/yoimem/git-yoimem/gitstore"
+
 // Report is what Run found. Checks are the verdicts, in order; the
 // other fields are what each was decided from.
 type Report struct {
@@ -108,13 +110,16 @@ type Usage struct {
 }
 
 // SessionRun is the last background extract and consolidation of one
-// agent session, as the agent hook handler records it in
-// <git-common-dir>/yoimem/agent/runs/<agent>/<session-id>.json. Not read
-// yet: the handler that writes these files lands separately, and this
-// check is wired when it does (Sessions stays empty until then).
+// agent session, as the agent hook handler records it in its status file
+// <git-common-dir>/yoimem/agent/runs/<agent>/<session-id>.json
+// (agent/handler.Status). Paths are relative to the top level when below
+// it; times are RFC 3339, FinishedAt empty while the run goes on (or when
+// it stopped before its end).
 type SessionRun struct {
 	Agent         string    `json:"agent"`
 	SessionID     string    `json:"session_id"`
+	Event         string    `json:"event,omitempty"`
+	Transcript    string    `json:"transcript,omitempty"`
 	LogPath       string    `json:"log_path"`
 	StartedAt     string    `json:"started_at"`
 	FinishedAt    string    `json:"finished_at"`
@@ -127,5 +132,7 @@ type RunResult struct {
 	Result string `json:"result"`
 	Staged int    `json:"staged,omitempty"`
 	Commit string `json:"commit,omitempty"`
-	Error  string `json:"error,omitempty"`
+	// AutoMerge is what yoimem.autoMerge did after the consolidation.
+	AutoMerge *gitstore.AutoMergeResult `json:"auto_merge,omitempty"`
+	Error     string                    `json:"error,omitempty"`
 }
