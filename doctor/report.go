@@ -1,19 +1,25 @@
 package doctor
 
-import "github.com/yoimem/git-yoimem/gitstore"
+import (
+	"github.com/yoimem/git-yoimem/agent/setup"
+	"github.com/yoimem/git-yoimem/gitstore"
+)
 
 // Report is what Run found. Checks are the verdicts, in order; the
 // other fields are what each was decided from.
 type Report struct {
-	Checks       []Check      `json:"checks"`
-	GitHooks     GitHooks     `json:"git_hooks"`
-	Agents       []AgentScope `json:"agents"`
-	Models       []Model      `json:"models"`
-	Helper       Helper       `json:"helper"`
-	Staging      Staging      `json:"staging"`
-	MemoryBranch MemoryBranch `json:"memory_branch"`
-	Usage        Usage        `json:"usage"`
-	Sessions     []SessionRun `json:"sessions"`
+	Checks   []Check      `json:"checks"`
+	GitHooks GitHooks     `json:"git_hooks"`
+	Agents   []AgentScope `json:"agents"`
+	// MCPApproval is whether Claude Code starts the server in .mcp.json
+	// (absent when .mcp.json does not hold ours).
+	MCPApproval  *setup.MCPApproval `json:"mcp_approval,omitempty"`
+	Models       []Model            `json:"models"`
+	Helper       Helper             `json:"helper"`
+	Staging      Staging            `json:"staging"`
+	MemoryBranch MemoryBranch       `json:"memory_branch"`
+	Usage        Usage              `json:"usage"`
+	Sessions     []SessionRun       `json:"sessions"`
 }
 
 // Problems counts the checks that failed.
