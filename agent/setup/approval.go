@@ -38,7 +38,9 @@ type approvalKeys struct {
 	Trusted   bool     `json:"hasTrustDialogAccepted"` // ~/.claude.json's project entry only
 }
 
-func (k approvalKeys) approves(name string) bool { return k.EnableAll || slices.Contains(k.Enabled, name) }
+func (k approvalKeys) approves(name string) bool {
+	return k.EnableAll || slices.Contains(k.Enabled, name)
+}
 
 // ClaudeMCPApproval reads where Claude Code (checked with 2.1.332's
 // `claude mcp list`) takes the approval of the project's server from: a
