@@ -41,9 +41,9 @@ are not on its base, and any commit that carries Yoimem-* trailers).
 
 Findings print compiler style; exit 1 refuses the commit or push.
 
-claude-code and codex answer the agent's hooks ('git yoimem install --agent
-claude-code|codex' registers them): the hook's JSON payload on stdin, the
-agent's output shape on stdout. Claude Code's events:
+claude-code and codex answer the agent's hooks, which
+'git yoimem install --agent claude-code' (or codex) registers: the hook's
+JSON payload on stdin, the agent's output shape on stdout. Claude Code's events:
 session-start, user-prompt-submit, pre-tool-use, stop, pre-compact, session-end.
 Codex's: session-start, user-prompt-submit, pre-tool-use, stop, pre-compact,
 and notify (its JSON as the last argument, where hooks are off). session-start
