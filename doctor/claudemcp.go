@@ -8,11 +8,11 @@ import (
 
 // checkMCPApproval: Claude Code starts the server install writes into
 // .mcp.json only once the user approves it (setup.ClaudeMCPApproval);
-// checked when .mcp.json holds ours. A settings file it cannot read is
-// the problem.
+// checked when .mcp.json holds ours and HOME is known. A settings file it
+// cannot read is the problem.
 func checkMCPApproval(_ context.Context, in Input, r *Report) error {
-	if !projectMCPRegistered(r.Agents) {
-		return nil
+	if in.Home == "" || !projectMCPRegistered(r.Agents) {
+		return nil // without HOME, the user's approval cannot be read
 	}
 	const name = setup.ClaudeCode + " mcp"
 	ap, err := setup.ClaudeMCPApproval(setup.Locations{Top: in.W.Repo.TopLevel, Home: in.Home})
