@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/yoimem/git-yoimem/workspace"
 )
@@ -23,6 +24,9 @@ type Input struct {
 	// Executable is this program's path: the helper is looked for beside
 	// it first, as the bridge does ("" to skip).
 	Executable string
+	// Now is the time a background run that never finished is judged
+	// by (nil: time.Now).
+	Now func() time.Time
 }
 
 // Run makes every check. Only a failure to read what a check needs (git
@@ -31,7 +35,7 @@ type Input struct {
 func Run(ctx context.Context, in Input) (Report, error) {
 	var r Report
 	for _, check := range []func(context.Context, Input, *Report) error{
-		checkWorkspace, checkGitHooks, checkAgents, checkModels, checkStaging, checkMemoryBranch, checkUsage,
+		checkWorkspace, checkGitHooks, checkAgents, checkMCPApproval, checkModels, checkStaging, checkMemoryBranch, checkUsage, checkSessions,
 	} {
 		if err := ctx.Err(); err != nil {
 			return Report{}, err

@@ -1,17 +1,25 @@
 package doctor
 
+import (
+	"github.com/yoimem/git-yoimem/agent/setup"
+	"github.com/yoimem/git-yoimem/gitstore"
+)
+
 // Report is what Run found. Checks are the verdicts, in order; the
 // other fields are what each was decided from.
 type Report struct {
-	Checks       []Check      `json:"checks"`
-	GitHooks     GitHooks     `json:"git_hooks"`
-	Agents       []AgentScope `json:"agents"`
-	Models       []Model      `json:"models"`
-	Helper       Helper       `json:"helper"`
-	Staging      Staging      `json:"staging"`
-	MemoryBranch MemoryBranch `json:"memory_branch"`
-	Usage        Usage        `json:"usage"`
-	Sessions     []SessionRun `json:"sessions"`
+	Checks   []Check      `json:"checks"`
+	GitHooks GitHooks     `json:"git_hooks"`
+	Agents   []AgentScope `json:"agents"`
+	// MCPApproval is whether Claude Code starts the server in .mcp.json
+	// (absent when .mcp.json does not hold ours).
+	MCPApproval  *setup.MCPApproval `json:"mcp_approval,omitempty"`
+	Models       []Model            `json:"models"`
+	Helper       Helper             `json:"helper"`
+	Staging      Staging            `json:"staging"`
+	MemoryBranch MemoryBranch       `json:"memory_branch"`
+	Usage        Usage              `json:"usage"`
+	Sessions     []SessionRun       `json:"sessions"`
 }
 
 // Problems counts the checks that failed.
@@ -108,13 +116,16 @@ type Usage struct {
 }
 
 // SessionRun is the last background extract and consolidation of one
-// agent session, as the agent hook handler records it in
-// <git-common-dir>/yoimem/agent/runs/<agent>/<session-id>.json. Not read
-// yet: the handler that writes these files lands separately, and this
-// check is wired when it does (Sessions stays empty until then).
+// agent session, as the agent hook handler records it in its status file
+// <git-common-dir>/yoimem/agent/runs/<agent>/<session-id>.json
+// (agent/handler.Status). Paths are relative to the top level when below
+// it; times are RFC 3339, FinishedAt empty while the run goes on (or when
+// it stopped before its end).
 type SessionRun struct {
 	Agent         string    `json:"agent"`
 	SessionID     string    `json:"session_id"`
+	Event         string    `json:"event,omitempty"`
+	Transcript    string    `json:"transcript,omitempty"`
 	LogPath       string    `json:"log_path"`
 	StartedAt     string    `json:"started_at"`
 	FinishedAt    string    `json:"finished_at"`
@@ -127,5 +138,7 @@ type RunResult struct {
 	Result string `json:"result"`
 	Staged int    `json:"staged,omitempty"`
 	Commit string `json:"commit,omitempty"`
-	Error  string `json:"error,omitempty"`
+	// AutoMerge is what yoimem.autoMerge did after the consolidation.
+	AutoMerge *gitstore.AutoMergeResult `json:"auto_merge,omitempty"`
+	Error     string                    `json:"error,omitempty"`
 }

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/yoimem/git-yoimem/internal/inject"
-	"github.com/yoimem/git-yoimem/internal/tokens"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -70,7 +69,6 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 	} else {
 		return res, fmt.Errorf("%s: %w", record.SummaryPath, err)
 	}
-	type desc struct{ slug, text string }
 	var descs []desc
 	for _, e := range snap.Entries {
 		loc := record.Classify(e.Path)
@@ -94,26 +92,14 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 	if budget > 0 && used > budget {
 		return res, fmt.Errorf("the summary alone has %d characters, over the context budget of %d (yoimem.context.budgetChars): shorten memory/summary.md or raise the budget", used, budget)
 	}
-	if len(descs) > 0 {
-		head := "\nKnowledge you can look up with knowledge_search (slug: when to read it):\n"
-		b.WriteString(head)
-		used += utf8.RuneCountInString(head)
+	lines, notice, err := fitDescriptions(descs, budget, used, &res)
+	if err != nil {
+		return res, err
 	}
-	for _, d := range descs {
-		line := "- #" + d.slug + ": " + d.text + "\n"
-		n := utf8.RuneCountInString(line)
-		if budget > 0 && used+n+markerReserve(len(descs)) > budget {
-			res.Left = append(res.Left, d.slug)
-			continue
-		}
+	for _, line := range lines {
 		b.WriteString(line)
-		used += n
-		res.Included = append(res.Included, d.slug)
-		res.Costs[d.slug] = tokens.Estimate([]byte(line))
 	}
-	if len(res.Left) > 0 {
-		fmt.Fprintf(&b, "[git-yoimem: over the context budget of %d characters; %d description(s) left out: %s]\n", budget, len(res.Left), strings.Join(res.Left, ", "))
-	}
+	b.WriteString(notice)
 	b.WriteString(closing)
 	res.Text = b.String()
 	res.Chars = utf8.RuneCountInString(res.Text)
@@ -125,9 +111,6 @@ func tooLarge(err error) bool {
 	var tl *record.TooLargeError
 	return errors.As(err, &tl)
 }
-
-// markerReserve keeps room for the over-budget line, which names slugs.
-func markerReserve(n int) int { return 100 + 40*min(n, 20) }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 

@@ -1,8 +1,10 @@
 package memory
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/yoimem/git-yoimem/internal/inject"
 	"github.com/yoimem/git-yoimem/record"
@@ -25,7 +27,12 @@ func TestContext(t *testing.T) {
 		t.Fatalf("context:\n%s\nwant:\n%s", res.Text, want)
 	}
 	// a small budget leaves descriptions out whole, and says so
-	small, err := Context(record.MapSnapshot(files), res.Chars-10+markerReserve(2), nil)
+	files["knowledge/c-long.md"] = []byte(knowledge("howto", strings.Repeat("long ", 60), true, "body"))
+	full, err := Context(record.MapSnapshot(files), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := Context(record.MapSnapshot(files), full.Chars-1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +135,57 @@ func TestContextCosts(t *testing.T) {
 	for slug, n := range want {
 		if res.Costs[slug] != n {
 			t.Fatalf("costs %v, want %v", res.Costs, want)
+		}
+	}
+}
+
+// TestContextNoticeWithinBudget: the line naming the descriptions left
+// out counts against the budget like everything else, however many
+// records there are and however long their slugs: the context never
+// exceeds the budget, every description is either in or left out, and
+// the notice says how many it does not name.
+func TestContextNoticeWithinBudget(t *testing.T) {
+	files := map[string][]byte{
+		"memory/summary.md": []byte("---\nupdated_at: " + ts + "\n---\n# Summary\nGo service.\n"),
+	}
+	const n = 300
+	for i := range n {
+		slug := fmt.Sprintf("%s-%03d", strings.Repeat("a-rather-long-slug-name-", 2)+"and-more", i)
+		files["knowledge/"+slug+".md"] = []byte(knowledge("howto", strings.Repeat("when ", 10)+fmt.Sprint(i), true, "body"))
+	}
+	for _, budget := range []int{400, 1000, 2500, 10000, 30000} {
+		res, err := Context(record.MapSnapshot(files), budget, nil)
+		if err != nil {
+			t.Fatalf("budget %d: %v", budget, err)
+		}
+		if res.Chars > budget || utf8.RuneCountInString(res.Text) != res.Chars {
+			t.Errorf("budget %d: context of %d characters (Chars %d)", budget, utf8.RuneCountInString(res.Text), res.Chars)
+		}
+		if len(res.Included)+len(res.Left) != n || len(res.Left) == 0 {
+			t.Errorf("budget %d: %d in, %d left out of %d", budget, len(res.Included), len(res.Left), n)
+		}
+		if !strings.Contains(res.Text, fmt.Sprintf("%d description(s) left out", len(res.Left))) {
+			t.Errorf("budget %d: no notice of the %d left out:\n%s", budget, len(res.Left), res.Text)
+		}
+		named := 0
+		for _, slug := range res.Left {
+			if strings.Contains(res.Text, "- #"+slug+":") {
+				t.Errorf("budget %d: %s both left out and included", budget, slug)
+			}
+			if strings.Contains(res.Text, slug) {
+				named++
+			}
+		}
+		if named < len(res.Left) && (!strings.Contains(res.Text, "--format json` lists them]") || named > 0 && !strings.Contains(res.Text, fmt.Sprintf("and %d more", len(res.Left)-named))) {
+			t.Errorf("budget %d: %d of %d left out named, the rest not counted:\n%s", budget, named, len(res.Left), res.Text)
+		}
+		for _, slug := range res.Included {
+			if res.Costs[slug] == 0 {
+				t.Errorf("budget %d: %s included without a cost", budget, slug)
+			}
+		}
+		if len(res.Costs) != len(res.Included) {
+			t.Errorf("budget %d: %d costs for %d included", budget, len(res.Costs), len(res.Included))
 		}
 	}
 }

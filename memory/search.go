@@ -210,7 +210,7 @@ func (m *matcher) one(e record.Entry, loc record.Location, listed bool) (hit Hit
 	case len(m.terms) == 0:
 		hit.Excerpt = firstLine(content) // a listing
 	default:
-		hit.Excerpt = excerpt(content, ex.Lower, m.terms, m.opts.ExcerptLines)
+		hit.Excerpt = bodyExcerpt(content, m.terms, m.opts.ExcerptLines)
 	}
 	return hit, true, ex.Problem, nil
 }
@@ -285,6 +285,20 @@ func inScope(scope Scope, k record.Kind) bool {
 		return k == record.KindKnowledge
 	}
 	return k == record.KindSummary || k == record.KindDecision || k == record.KindRequest
+}
+
+// bodyExcerpt is the excerpt of a record's body: the frontmatter is
+// shown as the hit's fields, never as lines around a match. Terms found
+// only in the frontmatter show the body's first line, as a listing does.
+func bodyExcerpt(content []byte, terms []string, n int) string {
+	body := content
+	if doc, err := record.Parse(content); err == nil {
+		body = doc.Body()
+	}
+	if s := excerpt(body, bytes.ToLower(body), terms, n); s != "" {
+		return s
+	}
+	return firstLine(content)
 }
 
 // excerpt returns the lines holding any term with n lines around them;

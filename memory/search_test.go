@@ -311,3 +311,38 @@ func TestShow(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchExcerptBodyOnly: an excerpt comes from the body: a match on
+// its first lines shows no frontmatter around it, and a term found only
+// in the frontmatter shows the body's first line, never the frontmatter.
+// A file with no frontmatter is all body.
+func TestSearchExcerptBodyOnly(t *testing.T) {
+	snap := record.MapSnapshot(map[string][]byte{
+		"knowledge/top.md":     []byte(knowledge("fact", "about tokens", false, "Tokens expire hourly.\nRefresh them early.\n")),
+		"knowledge/front.md":   []byte(knowledge("fact", "the zebra rule", false, "# Stripes\nNothing else here.\n")),
+		"knowledge/nofront.md": []byte("Tokens without frontmatter.\n"),
+	})
+	for _, tc := range []struct{ query, slug, want string }{
+		{"tokens", "top", "Tokens expire hourly.\nRefresh them early.\n"},
+		{"zebra", "front", "# Stripes\n"},
+		{"tokens", "nofront", "Tokens without frontmatter.\n"},
+	} {
+		res, err := Search(snap, ScopeKnowledge, Query{Text: tc.query}, Options{ExcerptLines: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, h := range res.Hits {
+			if h.Slug != tc.slug {
+				continue
+			}
+			found = true
+			if h.Excerpt != tc.want {
+				t.Errorf("%q in %s: excerpt %q, want %q", tc.query, tc.slug, h.Excerpt, tc.want)
+			}
+		}
+		if !found {
+			t.Errorf("%q: %s not found in %+v", tc.query, tc.slug, res.Hits)
+		}
+	}
+}

@@ -33,7 +33,10 @@ func sessionStart(w *workspace.Workspace, ev agent.Event, o Options) (agent.Resp
 	if o.Cap > 0 && (budget <= 0 || budget > o.Cap) {
 		budget = o.Cap
 	}
-	res, err := fitContext(snap, budget, o.Cap, cat.Examiner(snap))
+	// memory.Context counts characters as runes, agents as UTF-16 units:
+	// a context with characters outside the BMP over the cap is cut by
+	// Context.Fit, visibly, when the response is encoded.
+	res, err := memory.Context(snap, budget, cat.Examiner(snap))
 	if err != nil {
 		whole, werr := memory.Context(snap, 0, cat.Examiner(snap))
 		if werr != nil {
@@ -48,24 +51,6 @@ func sessionStart(w *workspace.Workspace, ev agent.Event, o Options) (agent.Resp
 		}
 	}
 	return agent.Response{Context: agent.Context{Summary: res.Text, Hint: contextHint}}, nil
-}
-
-// fitContext is memory.Context within budget, and within limit as agents
-// count (agent.Len): the line naming the descriptions left out can
-// overshoot the budget memory.Context reserves for it, so the budget is
-// lowered by the overshoot until the text fits (a few rounds at most:
-// each leaves out more descriptions).
-func fitContext(snap record.Snapshot, budget, limit int, examine memory.Examiner) (memory.ContextResult, error) {
-	res, err := memory.Context(snap, budget, examine)
-	for range 4 {
-		over := agent.Len(res.Text) - limit
-		if err != nil || limit <= 0 || over <= 0 {
-			break
-		}
-		budget -= over
-		res, err = memory.Context(snap, budget, examine)
-	}
-	return res, err
 }
 
 // mayInvoke tells whether a prompt may invoke a record: a # anywhere, or

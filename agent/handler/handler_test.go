@@ -25,6 +25,12 @@ var now = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 // and the files given, opened as a workspace, in an isolated git.
 func newWorkspace(t *testing.T, files map[string]string) *workspace.Workspace {
 	t.Helper()
+	return newWorkspaceConfig(t, files, nil)
+}
+
+// newWorkspaceConfig is newWorkspace with -c KEY=VALUE settings.
+func newWorkspaceConfig(t *testing.T, files map[string]string, cfg []string) *workspace.Workspace {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -43,7 +49,7 @@ func newWorkspace(t *testing.T, files map[string]string) *workspace.Workspace {
 		}
 		return ""
 	}
-	w, err := workspace.Open(context.Background(), workspace.Env{Dir: dir, Getenv: getenv, Environ: func() []string { return env }, Now: func() time.Time { return now }}, workspace.Options{})
+	w, err := workspace.Open(context.Background(), workspace.Env{Dir: dir, Getenv: getenv, Environ: func() []string { return env }, Now: func() time.Time { return now }}, workspace.Options{Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

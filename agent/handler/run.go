@@ -12,6 +12,7 @@ import (
 	"github.com/yoimem/git-yoimem/consolidate"
 	"github.com/yoimem/git-yoimem/consolidate/setup"
 	"github.com/yoimem/git-yoimem/extract"
+	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/lockfile"
 	"github.com/yoimem/git-yoimem/llm"
 	"github.com/yoimem/git-yoimem/workspace"
@@ -173,6 +174,27 @@ func runConsolidation(ctx context.Context, w *workspace.Workspace, o RunOptions)
 		st.Result, st.Error = ConsolidationBusy, err.Error()
 	case err != nil:
 		st.Result, st.Error = ConsolidationFailed, err.Error()
+	default:
+		st.AutoMerge = autoMerge(ctx, w, reps, o)
 	}
 	return st
+}
+
+// autoMerge is yoimem.autoMerge after the runs, as `git yoimem
+// consolidate` does it (setup.AutoMerge): nil when it is off or nothing
+// was committed; a check that could not run is a reason, not a failed
+// consolidation (its commit is made). What it did is said in the log.
+func autoMerge(ctx context.Context, w *workspace.Workspace, reps []consolidate.Report, o RunOptions) *gitstore.AutoMergeResult {
+	am, err := setup.AutoMerge(ctx, w, reps)
+	if err != nil {
+		am = &gitstore.AutoMergeResult{Reason: "could not check whether to merge: " + err.Error()}
+	}
+	switch {
+	case am == nil:
+	case am.Merged:
+		o.logf("%s (%s)", am.Reason, config.KeyAutoMerge)
+	default:
+		o.logf("did not merge %s (%s): %s", w.Config.String(config.KeyBranch), config.KeyAutoMerge, am.Reason)
+	}
+	return am
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
@@ -59,7 +60,10 @@ type ExtractStatus struct {
 type ConsolidationStatus struct {
 	Result string `json:"result,omitempty"` // ConsolidationCommitted, …; empty while running
 	Commit string `json:"commit,omitempty"` // the last memory-branch commit made
-	Error  string `json:"error,omitempty"`
+	// AutoMerge is what yoimem.autoMerge did after a run that committed:
+	// absent when it is off or nothing was committed.
+	AutoMerge *gitstore.AutoMergeResult `json:"auto_merge,omitempty"`
+	Error     string                    `json:"error,omitempty"`
 }
 
 // writeStatus replaces a session's status file.
@@ -77,22 +81,32 @@ func writeStatus(path string, s Status) error {
 	return nil
 }
 
-// ReadStatus reads one status file.
+// StatusFileError is a status file that could not be read.
+type StatusFileError struct {
+	Path string
+	Err  error
+}
+
+func (e *StatusFileError) Error() string { return "status file " + e.Path + ": " + e.Err.Error() }
+func (e *StatusFileError) Unwrap() error { return e.Err }
+
+// ReadStatus reads one status file; an error is a *StatusFileError.
 func ReadStatus(path string) (Status, error) {
 	var s Status
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return s, fmt.Errorf("status file %s: %w", path, err)
+		return s, &StatusFileError{Path: path, Err: err}
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("status file %s: %w", path, err)
+		return s, &StatusFileError{Path: path, Err: err}
 	}
 	return s, nil
 }
 
 // LastRuns reads the status files of every agent's sessions in dir
 // (StateDir), the latest start first. None is no error. Files that cannot
-// be read are left out and named in the error, with the others returned.
+// be read are left out and named in the error (errors.Join of
+// *StatusFileError), with the others returned.
 func LastRuns(dir string) ([]Status, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "runs", "*", "*.json"))
 	if err != nil {

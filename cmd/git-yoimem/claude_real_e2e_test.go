@@ -13,6 +13,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/agent"
 	"github.com/yoimem/git-yoimem/agent/claudecode"
+	"github.com/yoimem/git-yoimem/agent/handler"
 	"github.com/yoimem/git-yoimem/internal/standin"
 )
 
@@ -29,25 +30,29 @@ var recordedDir = filepath.Join("..", "..", "testdata", "agents", "claude-code")
 // directory.
 const recordRoot = "/tmp/claude-rec"
 
-// The texts the hooks give the model, and the prompt.
+// The texts our hooks give the model (from the rig's memory), and the
+// prompt.
 const (
-	startContext  = "# shop\nRun make test before a commit. (yoimem stand-in: session start)"
+	startSummary  = "# shop\nRun make test before a commit."
+	startListing  = "- #retry: how the payment client retries"
 	promptContext = "<yoimem-memory kind=\"knowledge\" slug=\"retry\">\nRetry twice with jitter.\n</yoimem-memory>"
 	sessionPrompt = "Record that we chose SQLite, see #retry"
 	finalAnswer   = "Noted in notes.txt; memory changes go through the memory tools."
 )
 
 // TestClaudeRealSession runs the real Claude Code CLI against the
-// Messages stand-in with our hooks installed as install writes them (the
-// hook stand-in answering with claudecode.Encode's bytes in place of
-// `git yoimem hook claude-code`): the SessionStart and UserPromptSubmit
-// context reaches the model, a Write into .yoi/memory is denied with our
-// reason and the model sees it, the other tools run, and so does
-// knowledge_search of `git yoimem mcp` (.mcp.json as install writes it),
-// whose answer reaches the model; then /compact on the resumed session
-// fires PreCompact. Every hook input decodes into the right agent.Event
-// and agrees in shape with the committed recordings, and the transcript
-// claude wrote reads through extract --dry-run.
+// Messages stand-in with our hooks as `git yoimem install --agent
+// claude-code` writes them, answered by `git yoimem hook claude-code`: the
+// SessionStart context (the summary and the knowledge listing) and the
+// #slug expansion reach the model, a Write into .yoi/memory is denied
+// with our reason and the model sees it, the other tools run, and so
+// does knowledge_search of `git yoimem mcp` (.mcp.json as install writes
+// it), whose answer reaches the model; then /compact on the resumed
+// session fires PreCompact. Every hook input (recorded beside our hooks)
+// decodes into the right agent.Event and agrees in shape with the
+// committed recordings, and the transcript claude wrote reads through
+// extract --dry-run. The background runs the hooks started finish before
+// the test does.
 func TestClaudeRealSession(t *testing.T) {
 	t.Parallel()
 	r := newClaudeRig(t)
@@ -55,7 +60,7 @@ func TestClaudeRealSession(t *testing.T) {
 	memoryWrite := map[string]any{"file_path": memoryPath, "content": "---\nstatus: active\n---\n# Use SQLite\n"}
 	r.api.Script(
 		standin.Turn{
-			Want: []string{startContext, promptContext, sessionPrompt},
+			Want: []string{startSummary, startListing, promptContext, sessionPrompt},
 			Text: "I will record the decision.", Tools: []standin.ToolUse{{Name: "Write", Input: memoryWrite}},
 		},
 		standin.Turn{
@@ -68,13 +73,7 @@ func TestClaudeRealSession(t *testing.T) {
 		standin.Turn{Text: "<summary>We chose SQLite and noted it in notes.txt.</summary>"}, // /compact
 	)
 	_, reason := agent.GuardTool(agent.Event{Kind: agent.PreTool, Tool: "Write", Cwd: r.dir, ToolInput: mustJSON(t, memoryWrite)})
-	r.installHooks(r.hookStandIn(map[string][]byte{
-		"session-start":      encoded(agent.SessionStart, "SessionStart", agent.Response{Context: agent.Context{Summary: startContext}}),
-		"user-prompt-submit": encoded(agent.UserPrompt, "UserPromptSubmit", agent.Response{Context: agent.Context{Summary: promptContext}}),
-		"pre-tool-use-deny":  encoded(agent.PreTool, "PreToolUse", agent.Response{Deny: true, Reason: reason}),
-	}))
-
-	r.registerMCP()
+	r.installHooks()
 	r.approveProjectMCP()
 
 	first := r.prompt(sessionPrompt, "--permission-mode", "acceptEdits", "--allowedTools", "Bash(cat:*) mcp__yoimem__knowledge_search")
@@ -82,10 +81,12 @@ func TestClaudeRealSession(t *testing.T) {
 		t.Errorf("claude's result: %q, want %q", first.Result, finalAnswer)
 	}
 	r.prompt("/compact", "--resume", first.SessionID)
+	if s := r.waitBackground(first.SessionID); s.Extract.Result == handler.ExtractFailed || s.Consolidation.Result == handler.ConsolidationFailed {
+		t.Errorf("the hooks' background run failed: %+v", s)
+	}
 	if err := r.api.Err(); err != nil {
 		t.Fatalf("the Messages stand-in: %v", err)
 	}
-
 	if _, err := os.Stat(memoryPath); !os.IsNotExist(err) {
 		t.Errorf("the denied Write reached %s (%v)", memoryPath, err)
 	}
@@ -116,12 +117,6 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
-}
-
-// encoded is what our hook prints for a response to an event.
-func encoded(kind agent.Kind, name string, resp agent.Response) []byte {
-	b, _ := claudecode.Encode(agent.Event{Kind: kind, Name: name}, resp)
 	return b
 }
 

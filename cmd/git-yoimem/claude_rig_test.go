@@ -8,12 +8,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/yoimem/git-yoimem/agent/claudecode"
+	"github.com/yoimem/git-yoimem/agent/handler"
 	"github.com/yoimem/git-yoimem/internal/fixture"
+	"github.com/yoimem/git-yoimem/internal/lockfile"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/internal/standin"
 )
 
@@ -71,7 +75,14 @@ func newClaudeRig(t *testing.T) *claudeRig {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink(os.Args[0], filepath.Join(r.bin, "git-yoimem")); err != nil {
+	// The hooks' background runs re-execute os.Executable(), which
+	// resolves a symbolic link: it must be the copy named git-yoimem that
+	// TestMain put on PATH, not the test binary.
+	self, err := exec.LookPath("git-yoimem")
+	if err != nil {
+		t.Skip("git-yoimem is not on PATH (run through TestMain)")
+	}
+	if err := os.Symlink(self, filepath.Join(r.bin, "git-yoimem")); err != nil {
 		t.Fatal(err)
 	}
 	r.api = standin.NewMessages(standin.Options{})
@@ -211,71 +222,64 @@ func (r *claudeRig) transcript(session string) string {
 	return found[0]
 }
 
-// hookScript is the hook stand-in, run as `hook.sh hook claude-code
-// <event>` (the command line of our hooks): it saves its input as
-// in/<n>-<event>.json and prints answer/<event>.json if there is one;
-// for pre-tool-use, answer/pre-tool-use-deny.json when the input names a
-// path in .yoi/memory or .yoi/knowledge.
-const hookScript = `#!/bin/sh
+// recorderScript is the hook recorder, run as `record.sh hook claude-code
+// <event>` beside our hooks: it saves its input as in/<n>-<event>.json
+// and answers nothing, so that our hooks alone decide.
+const recorderScript = `#!/bin/sh
 set -eu
 dir=$YOIMEM_HOOK_DIR
-in=$dir/in/$(printf %03d "$(ls "$dir/in" | wc -l)")-$3.json
-cat >"$in"
-if [ "$3" = pre-tool-use ] && grep -Eq '/\.yoi/(memory|knowledge)/' "$in"; then
-	cat "$dir/answer/pre-tool-use-deny.json"
-elif [ -f "$dir/answer/$3.json" ]; then
-	cat "$dir/answer/$3.json"
-fi
+cat >"$dir/in/$(printf %03d "$(ls "$dir/in" | wc -l)")-$3.json"
 `
 
+// hookEvent is a Claude Code hook event and the argument its hook runs
+// with.
+type hookEvent struct{ Name, Arg, Matcher string }
+
+// ourEvents are the events install registers our hooks for.
+var ourEvents = []hookEvent{
+	{"SessionStart", "session-start", ""},
+	{"UserPromptSubmit", "user-prompt-submit", ""},
+	{"PreToolUse", "pre-tool-use", claudecode.ToolMatcher},
+	{"Stop", "stop", ""},
+	{"PreCompact", "pre-compact", ""},
+	{"SessionEnd", "session-end", ""},
+}
+
 // recordOnly are events we register no hook for, recorded as well.
-var recordOnly = []struct{ Name, Arg, Matcher string }{
+var recordOnly = []hookEvent{
 	{"PostToolUse", "post-tool-use", "*"},
 	{"SubagentStop", "subagent-stop", ""},
 	{"Notification", "notification", ""},
 }
 
-// hookStandIn writes the hook stand-in and the answers it gives per
-// event argument (the bytes of claudecode.Encode), and returns the
-// command that runs it in git-yoimem's place.
-func (r *claudeRig) hookStandIn(answers map[string][]byte) string {
+// installHooks sets Claude Code up as a user does, with `git yoimem
+// install --agent claude-code` run through the real binary (our hooks in
+// .claude/settings.json, `git yoimem mcp` in .mcp.json), then adds the
+// hook recorder beside our hooks and on the events we register none for.
+func (r *claudeRig) installHooks() {
 	r.t.Helper()
-	script := r.at("hook", "hook.sh")
-	if err := os.WriteFile(script, []byte(hookScript), 0o755); err != nil {
+	r.yoimem("install", "--agent", "claude-code")
+	recorder := r.at("hook", "record.sh")
+	if err := os.WriteFile(recorder, []byte(recorderScript), 0o755); err != nil {
 		r.t.Fatal(err)
 	}
-	for name, b := range answers {
-		if err := os.WriteFile(r.at("hook", "answer", name+".json"), b, 0o644); err != nil {
-			r.t.Fatal(err)
-		}
-	}
-	return script
-}
-
-// installHooks writes .claude/settings.json as install does
-// (claudecode.MergeSettings) with command running the hooks — the hook
-// stand-in now; git-yoimem itself (r.bin/git-yoimem) once `git yoimem
-// hook claude-code` exists — plus the stand-in recording the events we
-// register no hook for.
-func (r *claudeRig) installHooks(command string) {
-	r.t.Helper()
-	settings, err := claudecode.MergeSettings([]byte("{}\n"), claudecode.SettingsOptions{Command: command})
+	path := filepath.Join(r.dir, ".claude", "settings.json")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	var doc map[string]map[string][]any
-	if err := json.Unmarshal(settings, &doc); err != nil {
+	if err := json.Unmarshal(b, &doc); err != nil {
 		r.t.Fatal(err)
 	}
-	for _, e := range recordOnly {
-		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": claudecode.HookCommand(r.at("hook", "hook.sh"), e.Arg)}}}
+	for _, e := range append(slices.Clone(ourEvents), recordOnly...) {
+		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": claudecode.HookCommand(recorder, e.Arg)}}}
 		if e.Matcher != "" {
 			group["matcher"] = e.Matcher
 		}
-		doc["hooks"][e.Name] = []any{group}
+		doc["hooks"][e.Name] = append(doc["hooks"][e.Name], group)
 	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
+	if b, err = json.MarshalIndent(doc, "", "  "); err != nil {
 		r.t.Fatal(err)
 	}
 	r.write(".claude/settings.json", string(b)+"\n")
@@ -343,4 +347,53 @@ func (r *claudeRig) approveProjectMCP() {
 	if err := os.WriteFile(user, []byte(`{"enableAllProjectMcpServers": true}`+"\n"), 0o644); err != nil {
 		r.t.Fatal(err)
 	}
+}
+
+// turnEnding are the hook arguments whose hooks start a background run.
+var turnEnding = []string{"stop", "pre-compact", "session-end"}
+
+// waitBackground waits, with a generous deadline (no timing test), until
+// every background run our turn-ending hooks started has finished, so
+// that none is left writing when the rig's directory goes: each started
+// process logs a line for the session (its job's result, or that it left
+// the job to the run in progress), and then no run holds the session's
+// lock or has a job left. It returns the session's last status.
+func (r *claudeRig) waitBackground(session string) handler.Status {
+	r.t.Helper()
+	events, inputs := r.hookInputs()
+	started := 0
+	for i, e := range events {
+		if slices.Contains(turnEnding, e) && strings.Contains(string(inputs[i]), session) {
+			started++
+		}
+	}
+	if started == 0 {
+		return handler.Status{}
+	}
+	dir := filepath.Join(r.dir, ".git", "yoimem", "agent")
+	log := handler.LogFile(dir, "claude-code")
+	status := handler.StatusFile(dir, "claude-code", session)
+	lock := lockfile.New(strings.TrimSuffix(status, ".json") + ".lock")
+	prefix := "session " + quote.Value(session) + ": "
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		b, _ := os.ReadFile(log)
+		logged := 0
+		for _, line := range strings.Split(string(b), "\n") {
+			if _, rest, ok := strings.Cut(line, prefix); ok && (strings.Contains(rest, ": extract ") || strings.Contains(rest, ": skipped: ")) {
+				logged++
+			}
+		}
+		_, pendErr := os.Stat(strings.TrimSuffix(status, ".json") + ".next")
+		if s, err := handler.ReadStatus(status); logged >= started && err == nil && !s.FinishedAt.IsZero() && os.IsNotExist(pendErr) {
+			if ok, err := lock.TryLock(); err == nil && ok {
+				_ = lock.Unlock()
+				return s
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b, _ := os.ReadFile(log)
+	r.t.Fatalf("the background runs of session %s (%d started) did not finish in 2 minutes; the log:\n%s", session, started, b)
+	return handler.Status{}
 }

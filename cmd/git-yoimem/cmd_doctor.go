@@ -26,7 +26,10 @@ consolidation models and their API keys (the variable is named, its value
 never printed), the helper git-yoimem-llm that makes API calls (beside
 git-yoimem or on PATH), the staging entries waiting and whether
 consolidation is due, the memory commits not yet merged into the base
-branch, and the usage events waiting for the next consolidation.
+branch, the usage events waiting for the next consolidation, and the
+last background run of each agent session (the newest 5 per agent: when,
+extract's and consolidation's results and errors, the log; a failed run,
+or one that never finished, is a problem whose fix names the log).
 
 Each line is "ok" or "problem", the check and what was found; under a
 problem, "fix:" gives the command that fixes it. Writes nothing. Exit 0
@@ -55,7 +58,7 @@ func runDoctor(ctx context.Context, env Env, g *globalOptions, opts doctorOption
 	if err := configure(ctx, w); err != nil {
 		return err
 	}
-	in := doctor.Input{W: w, Getenv: env.Getenv}
+	in := doctor.Input{W: w, Getenv: env.Getenv, Now: env.Now}
 	if env.Getenv != nil {
 		in.Home = env.Getenv("HOME")
 	}

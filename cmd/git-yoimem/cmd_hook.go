@@ -23,9 +23,10 @@ func newHookCommand(env Env, g *globalOptions) *cli.Command {
 	var opts hookOptions
 	return &cli.Command{
 		Name:      "hook",
-		Usage:     "run a git hook (called by the shims 'git yoimem install' writes)",
-		ArgsUsage: "pre-commit | pre-push REMOTE URL",
-		UsageText: "git yoimem hook pre-commit\ngit yoimem hook pre-push [REMOTE [URL]] < REF-LINES",
+		Usage:     "run a git hook or an agent's hook (called by what 'git yoimem install' writes)",
+		ArgsUsage: "pre-commit | pre-push REMOTE URL | claude-code EVENT | codex EVENT",
+		UsageText: "git yoimem hook pre-commit\ngit yoimem hook pre-push [REMOTE [URL]] < REF-LINES\n" +
+			"git yoimem hook claude-code EVENT < PAYLOAD\ngit yoimem hook codex EVENT < PAYLOAD\ngit yoimem hook codex notify JSON",
 		Description: `pre-commit lints the staged versions of the changed .yoi/ records
 (references checked against the staged tree) and refuses staged files
 under .yoi/memory/_staging/ (extract output and the consolidation lock are
@@ -38,10 +39,23 @@ by the commits being pushed (as they are at the pushed tip), and checks
 the Yoimem-* trailers of memory commits (commits on the memory branch that
 are not on its base, and any commit that carries Yoimem-* trailers).
 
-Findings print compiler style; exit 1 refuses the commit or push.`,
+Findings print compiler style; exit 1 refuses the commit or push.
+
+claude-code and codex answer the agent's hooks, which
+'git yoimem install --agent claude-code' (or codex) registers: the hook's
+JSON payload on stdin, the agent's output shape on stdout. Claude Code's events:
+session-start, user-prompt-submit, pre-tool-use, stop, pre-compact, session-end.
+Codex's: session-start, user-prompt-submit, pre-tool-use, stop, pre-compact,
+and notify (its JSON as the last argument, where hooks are off). session-start
+adds the always-on context, user-prompt-submit expands #slug, pre-tool-use
+denies generic writes into .yoi/memory and .yoi/knowledge, and the
+turn-ending events start the extract and consolidation checks in a
+detached background run (docs/agents.md). An agent's hook never fails
+the agent: whatever goes wrong is an empty answer with exit 0, the
+reason in the agent's log under .git/yoimem/agent/.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return usageError("hook needs a name: pre-commit or pre-push")
+				return usageError("hook needs a name: pre-commit, pre-push, claude-code or codex")
 			}
 			opts.name, opts.args = c.Args().First(), c.Args().Tail()
 			switch opts.name {
@@ -52,7 +66,7 @@ Findings print compiler style; exit 1 refuses the commit or push.`,
 			case "claude-code", "codex":
 				return runAgentHook(c.Context, env, g, opts.name, opts.args)
 			}
-			return choiceError("hook", opts.name, []string{"pre-commit", "pre-push"}, "git yoimem hook")
+			return choiceError("hook", opts.name, []string{"pre-commit", "pre-push", "claude-code", "codex"}, "git yoimem hook")
 		},
 	}
 }

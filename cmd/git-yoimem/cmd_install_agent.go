@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/agent/claudecode"
 	"github.com/yoimem/git-yoimem/agent/setup"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/udiff"
@@ -92,6 +93,25 @@ func warnNotIgnored(ctx context.Context, env Env, w *workspace.Workspace, p *set
 	}
 }
 
+// noteMCPApproval says, after a project-scope Claude Code install, that
+// Claude Code starts the server in .mcp.json only once the user approves
+// it, and how, unless it is approved already.
+func noteMCPApproval(env Env, a setup.Agent, sc setup.Scope, loc setup.Locations) {
+	if a.Name != setup.ClaudeCode || sc != setup.Project {
+		return
+	}
+	ap, err := setup.ClaudeMCPApproval(loc)
+	switch {
+	case err != nil:
+		warnf(env.Stderr, "cannot tell whether Claude Code approves the server in .mcp.json: %v", err)
+	case ap.State == setup.MCPPending:
+		statusf(env.Stderr, "git-yoimem: Claude Code starts the server %q in .mcp.json only once you approve it: %s", claudecode.MCPServer, setup.ApprovalStep)
+	case ap.State == setup.MCPRejected:
+		detail, fix := ap.Describe()
+		warnf(env.Stderr, "%s; to use it, %s", detail, fix)
+	}
+}
+
 // runAgentSetup plans the install (or uninstall) of every agent first,
 // so that a file it cannot merge stops them all before any write, then
 // applies each plan and reports per file.
@@ -130,6 +150,7 @@ func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOption
 		reportPlan(env, agents[i], p, install, o.write)
 		if install {
 			warnNotIgnored(ctx, env, w, p)
+			noteMCPApproval(env, agents[i], sc, loc)
 		}
 	}
 	return nil
