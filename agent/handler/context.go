@@ -33,14 +33,13 @@ func sessionStart(w *workspace.Workspace, ev agent.Event, o Options) (agent.Resp
 	if o.Cap > 0 && (budget <= 0 || budget > o.Cap) {
 		budget = o.Cap
 	}
-	res, err := fitContext(snap, budget, o.Cap, cat.Examiner(snap))
+	res, cut, err := alwaysOn(snap, budget, o.Cap, cat.Examiner(snap))
 	if err != nil {
-		whole, werr := memory.Context(snap, 0, cat.Examiner(snap))
-		if werr != nil {
-			return agent.Response{}, werr
-		}
-		o.logf("%v; the context is cut to the agent's cap", err)
-		return agent.Response{Context: agent.Context{Summary: whole.Text, Hint: contextHint}}, nil
+		return agent.Response{}, err
+	}
+	if cut != nil {
+		o.logf("%v; the context is cut to the agent's cap", cut)
+		return agent.Response{Context: agent.Context{Summary: res.Text, Hint: contextHint}}, nil
 	}
 	if s := usageSession(ev, o); s != "" {
 		if err := w.RecordInjections(s, res); err != nil {
@@ -48,6 +47,19 @@ func sessionStart(w *workspace.Workspace, ev agent.Event, o Options) (agent.Resp
 		}
 	}
 	return agent.Response{Context: agent.Context{Summary: res.Text, Hint: contextHint}}, nil
+}
+
+// alwaysOn is the always-on context of snap within budget and limit
+// (fitContext). When not even the summary fits, it is the whole context
+// for the agent to cut (Context.Fit), with cut saying why.
+func alwaysOn(snap record.Snapshot, budget, limit int, examine memory.Examiner) (res memory.ContextResult, cut, err error) {
+	snap, examine = memory.ContextEntries(snap, examine)
+	res, cut = fitContext(snap, budget, limit, examine)
+	if cut == nil {
+		return res, nil, nil
+	}
+	res, err = memory.Context(snap, 0, examine)
+	return res, cut, err
 }
 
 // fitContext is memory.Context within budget, and within limit as agents
