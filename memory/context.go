@@ -129,8 +129,6 @@ func tooLarge(err error) bool {
 // markerReserve keeps room for the over-budget line, which names slugs.
 func markerReserve(n int) int { return 100 + 40*min(n, 20) }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // invocableExaminer reads a file and examines it only when it may be
 // model-invocable: the context needs no more.
 func invocableExaminer(snap record.Snapshot) Examiner {
