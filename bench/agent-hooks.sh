@@ -9,8 +9,8 @@
 # transcript, no model: the threshold is out of reach); only the hook's
 # own time is measured. Floors: `git-yoimem --version` and `cat` of the
 # summary, both through sh. BENCH_BASELINE_BIN=PATH times another
-# git-yoimem binary (e.g. main's) on the same corpus, event by event next
-# to this one, for a before/after in one run. The script reports; it does
+# git-yoimem binary (e.g. main's) on the same corpus, runs alternating
+# with this one's, for a before/after in one run. The script reports; it does
 # not judge. See bench/README.md.
 set -euo pipefail
 
@@ -52,17 +52,48 @@ if [[ -n ${BENCH_BASELINE_BIN:-} ]]; then
 	baseline=$BENCH_BIN/git-yoimem-baseline
 	cp -- "$BENCH_BASELINE_BIN" "$baseline"
 fi
-# hook BIN LABEL ARG EVENT times one event with one binary and prints it
+# hook BIN ARG EVENT times one event with one binary and prints it
 hook() {
-	bench_timeit 0 "$BENCH_REPO" sh -c 'exec "$1" hook claude-code "$2" <"$3" >/dev/null' sh "$1" "$3" "$BENCH_TMP/$4.json"
-	printf '%shook claude-code %s: median %s ms, min %s ms, CPU %s ms, peak RSS %s MiB\n' "$2" "$3" "$(bench_ms "$TIME_MEDIAN_MS")" "$(bench_ms "$TIME_MIN_MS")" "$(bench_ms "$TIME_CPU_MS")" "$(bench_mib "$TIME_RSS_KIB")"
+	bench_timeit 0 "$BENCH_REPO" sh -c 'exec "$1" hook claude-code "$2" <"$3" >/dev/null' sh "$1" "$2" "$BENCH_TMP/$3.json"
+	printf 'hook claude-code %s: median %s ms, min %s ms, CPU %s ms, peak RSS %s MiB\n' "$2" "$(bench_ms "$TIME_MEDIAN_MS")" "$(bench_ms "$TIME_MIN_MS")" "$(bench_ms "$TIME_CPU_MS")" "$(bench_mib "$TIME_RSS_KIB")"
+}
+# median reads numbers, one a line, and prints their median
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# versus ARG EVENT times one event with the baseline and this binary in
+# turn, one run each at a time, so that the machine's load moves both
+# alike, and prints both
+versus() {
+	local bin label i kv out
+	for label in baseline this; do
+		: >"$BENCH_TMP/$label.wall"
+		: >"$BENCH_TMP/$label.cpu"
+	done
+	for ((i = 0; i < BENCH_WARMUP + BENCH_RUNS; i++)); do
+		for label in baseline this; do
+			bin=$BENCH_BIN/git-yoimem
+			[[ $label == baseline ]] && bin=$baseline
+			out=$(timeit -n 1 -warmup 0 -C "$BENCH_REPO" -- sh -c 'exec "$1" hook claude-code "$2" <"$3" >/dev/null' sh "$bin" "$1" "$BENCH_TMP/$2.json") ||
+				bench_die "timing failed: $label hook claude-code $1"
+			((i < BENCH_WARMUP)) && continue
+			for kv in $out; do
+				case $kv in
+				median_ms=*) echo "${kv#*=}" >>"$BENCH_TMP/$label.wall" ;;
+				cpu_ms=*) echo "${kv#*=}" >>"$BENCH_TMP/$label.cpu" ;;
+				esac
+			done
+		done
+	done
+	for label in baseline this; do
+		printf '%-8s hook claude-code %s: median %s ms, CPU %s ms (runs alternated)\n' "$label" "$1" "$(bench_ms "$(median <"$BENCH_TMP/$label.wall")")" "$(bench_ms "$(median <"$BENCH_TMP/$label.cpu")")"
+	done
 }
 for pair in session-start:SessionStart user-prompt-submit:UserPromptSubmit pre-tool-use:PreToolUse stop:Stop pre-compact:PreCompact session-end:SessionEnd; do
 	arg=${pair%%:*} event=${pair#*:}
 	if [[ -n $baseline ]]; then
-		hook "$baseline" 'baseline: ' "$arg" "$event"
+		versus "$arg" "$event"
+	else
+		hook "$BENCH_BIN/git-yoimem" "$arg" "$event"
 	fi
-	hook "$BENCH_BIN/git-yoimem" '' "$arg" "$event"
 done
 bench_timeit 0 "$BENCH_REPO" sh -c 'exec git-yoimem --version >/dev/null'
 printf 'floor: starting git-yoimem at all (--version, through sh): median %s ms, CPU %s ms\n' "$(bench_ms "$TIME_MEDIAN_MS")" "$(bench_ms "$TIME_CPU_MS")"
