@@ -60,16 +60,20 @@ hook() {
 # median reads numbers, one a line, and prints their median
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # versus ARG EVENT times one event with the baseline and this binary in
-# turn, one run each at a time, so that the machine's load moves both
-# alike, and prints both
+# turn, one run each at a time and each first every other time, so that
+# the machine's load (and the background runs the last hook started)
+# moves both alike, and prints both
 versus() {
 	local bin label i kv out
 	for label in baseline this; do
 		: >"$BENCH_TMP/$label.wall"
 		: >"$BENCH_TMP/$label.cpu"
 	done
+	local order
 	for ((i = 0; i < BENCH_WARMUP + BENCH_RUNS; i++)); do
-		for label in baseline this; do
+		order='baseline this'
+		((i % 2)) && order='this baseline' # neither always runs second
+		for label in $order; do
 			bin=$BENCH_BIN/git-yoimem
 			[[ $label == baseline ]] && bin=$baseline
 			out=$(timeit -n 1 -warmup 0 -C "$BENCH_REPO" -- sh -c 'exec "$1" hook claude-code "$2" <"$3" >/dev/null' sh "$bin" "$1" "$BENCH_TMP/$2.json") ||
