@@ -136,19 +136,21 @@ bench_require_rg() {
 }
 
 # bench_timeit OK_EXITS DIR CMD ARGS... runs timeit and sets TIME_MEDIAN_MS,
-# TIME_MIN_MS, TIME_RSS_KIB and TIME_RUNS. A failing run stops the script.
+# TIME_MIN_MS, TIME_RSS_KIB, TIME_RUNS and TIME_CPU_MS (median CPU time, user +
+# system). A failing run stops the script.
 bench_timeit() {
 	local ok=$1 dir=$2 out kv
 	shift 2
 	out=$(timeit -n "$BENCH_RUNS" -warmup "$BENCH_WARMUP" -ok-exit "$ok" -C "$dir" -- "$@") ||
 		bench_die "timing failed: $*"
-	TIME_MEDIAN_MS='' TIME_MIN_MS='' TIME_RSS_KIB='' TIME_RUNS=''
+	TIME_MEDIAN_MS='' TIME_MIN_MS='' TIME_RSS_KIB='' TIME_RUNS='' TIME_CPU_MS=''
 	for kv in $out; do
 		case $kv in
 		median_ms=*) TIME_MEDIAN_MS=${kv#*=} ;;
 		min_ms=*) TIME_MIN_MS=${kv#*=} ;;
 		max_rss_kib=*) TIME_RSS_KIB=${kv#*=} ;;
 		runs=*) TIME_RUNS=${kv#*=} ;;
+		cpu_ms=*) TIME_CPU_MS=${kv#*=} ;;
 		esac
 	done
 	[[ -n $TIME_MEDIAN_MS && -n $TIME_RSS_KIB ]] || bench_die "cannot read timeit output: $out"

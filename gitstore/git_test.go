@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -511,34 +512,35 @@ func TestRunContext(t *testing.T) {
 	})
 
 	// git runs the alias in a child (a shell and sleep) that inherits its
-	// stdout and stderr: killing git alone leaves the pipes open.
+	// stdout and stderr: killing git alone leaves the pipes open. The
+	// sleeps outlast the generous wait below: Run returns because the
+	// timeout stopped them all, or not at all (no assertion on how fast).
+	// The sleep replaces the alias's shell (exec) and names itself in a
+	// file, to be ended when the test is.
 	for _, tt := range []struct {
 		name  string
 		stdin []byte
-		args  []string
+		alias string
 	}{
-		{"alias sleeps", nil, []string{"-c", "alias.slow=!sleep 5", "slow"}},
-		{"alias sleeps, with stdin", []byte("x\n"), []string{"-c", "alias.slow=!sleep 5; cat", "slow"}},
-		{"alias sleeps with output", nil, []string{"-c", "alias.slow=!echo started; sleep 5; echo done", "slow"}},
+		{"alias sleeps", nil, "exec sleep 300"},
+		{"alias sleeps, with stdin", []byte("x\n"), "cat >/dev/null; exec sleep 300"},
+		{"alias sleeps with output", nil, "echo started; exec sleep 300"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			t.Cleanup(func() { killPIDFile(pidFile) })
+			args := []string{"-c", "alias.slow=!echo $$ >'" + pidFile + "'; " + tt.alias, "slow"}
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			defer cancel()
-			start := time.Now()
-			out, err := g.RunInput(ctx, tt.stdin, tt.args...)
-			elapsed := time.Since(start)
+			var out []byte
+			var err error
+			waitFor(t, time.Minute, fmt.Sprintf("Run(%q) with a 100ms timeout", args), func() { out, err = g.RunInput(ctx, tt.stdin, args...) })
 			if err == nil {
-				t.Fatalf("Run(%q) with a 100ms timeout succeeded with %q", tt.args, out)
-			}
-			if elapsed > 3*time.Second {
-				t.Errorf("Run(%q) returned after %v, want promptly after the 100ms timeout", tt.args, elapsed)
+				t.Fatalf("Run(%q) with a 100ms timeout succeeded with %q", args, out)
 			}
 			var ge *Error
 			if !errors.As(err, &ge) || ge.ExitCode == 0 {
-				t.Errorf("Run(%q) = %v, want *Error with a nonzero ExitCode", tt.args, err)
-			}
-			if strings.Contains(string(out), "done") {
-				t.Errorf("stdout %q: the command ran to completion", out)
+				t.Errorf("Run(%q) = %v, want *Error with a nonzero ExitCode", args, err)
 			}
 		})
 	}
@@ -550,15 +552,48 @@ func TestRunContext(t *testing.T) {
 func TestRunBackgroundChild(t *testing.T) {
 	repo, env := newRepo(t)
 	g := Git{Dir: repo, Env: env}
-	start := time.Now()
-	out, err := g.Run(context.Background(), "-c", "alias.bg=!echo before; (sleep 5; echo late) &", "bg")
-	if elapsed := time.Since(start); elapsed > 3*time.Second {
-		t.Errorf("Run returned after %v, want soon after git exited", elapsed)
-	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	t.Cleanup(func() { killPIDFile(pidFile) })
+	var out []byte
+	var err error
+	// The child outlasts the generous wait: Run returns because it stopped
+	// waiting for the child, or not at all.
+	waitFor(t, time.Minute, "Run of a git leaving a child behind", func() {
+		out, err = g.Run(context.Background(), "-c", "alias.bg=!echo before; sleep 300 & echo $! >'"+pidFile+"'", "bg")
+	})
 	if !errors.Is(err, exec.ErrWaitDelay) {
 		t.Errorf("Run = %q, %v; want exec.ErrWaitDelay", out, err)
 	}
 	if string(out) != "before\n" {
 		t.Errorf("stdout = %q, want %q", out, "before\n")
+	}
+}
+
+// waitFor runs f and waits for it to return, at most d (generous: the
+// test asserts that f returns, not how fast).
+func waitFor(t *testing.T, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("%s did not return within %v", what, d)
+	}
+}
+
+// killPIDFile kills the process whose id the file holds, if any.
+func killPIDFile(path string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+		if p, err := os.FindProcess(pid); err == nil {
+			p.Kill()
+		}
 	}
 }

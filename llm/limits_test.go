@@ -27,18 +27,16 @@ func TestCommandReplyLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
+			// A limit not kept reads without end until quick's deadline:
+			// ErrTimeout, not ErrTooLarge.
 			_, err := openCommand(t, tt.body, Options{MaxReply: replyLimit}).Call(quick(t), userRequest("x"))
 			e := wantKind(t, err, ErrTooLarge)
 			if !strings.Contains(e.Message, "more than 1,048,576 bytes") || !strings.Contains(e.Message, "(yoimem.llm.maxReplyBytes)") {
 				t.Errorf("message %q does not name the limit and its setting", e.Message)
 			}
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("took %v", d)
-			}
 			if data, err := os.ReadFile(pidFile); err == nil {
 				pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-				deadline := time.Now().Add(3 * time.Second)
+				deadline := time.Now().Add(30 * time.Second) // generous: it must die, however slowly
 				for pid > 1 && alive(pid) && time.Now().Before(deadline) {
 					time.Sleep(20 * time.Millisecond)
 				}

@@ -112,8 +112,6 @@ func tooLarge(err error) bool {
 	return errors.As(err, &tl)
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // invocableExaminer reads a file and examines it only when it may be
 // model-invocable: the context needs no more.
 func invocableExaminer(snap record.Snapshot) Examiner {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,13 +41,28 @@ func (l Local) Append(session string, events ...Event) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
-	for _, e := range events {
-		if err := WriteEvent(f, e); err != nil {
-			f.Close()
-			return fmt.Errorf("append to %s: %w", path, err)
-		}
+	if err := writeEvents(f, events); err != nil {
+		f.Close()
+		return fmt.Errorf("append to %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// writeEvents writes events as WriteEvent's JSON lines in one write: one
+// system call however many (SessionStart records hundreds), and in an
+// O_APPEND file no other writer's line comes between them.
+func writeEvents(w io.Writer, events []Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	for _, e := range events {
+		if err := WriteEvent(&buf, e); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
 }
 
 // Tick appends a token-clock reading to the ledger.

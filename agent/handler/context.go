@@ -36,14 +36,13 @@ func sessionStart(w *workspace.Workspace, ev agent.Event, o Options) (agent.Resp
 	// memory.Context counts characters as runes, agents as UTF-16 units:
 	// a context with characters outside the BMP over the cap is cut by
 	// Context.Fit, visibly, when the response is encoded.
-	res, err := memory.Context(snap, budget, cat.Examiner(snap))
+	res, cut, err := alwaysOn(snap, budget, cat.Examiner(snap))
 	if err != nil {
-		whole, werr := memory.Context(snap, 0, cat.Examiner(snap))
-		if werr != nil {
-			return agent.Response{}, werr
-		}
-		o.logf("%v; the context is cut to the agent's cap", err)
-		return agent.Response{Context: agent.Context{Summary: whole.Text, Hint: contextHint}}, nil
+		return agent.Response{}, err
+	}
+	if cut != nil {
+		o.logf("%v; the context is cut to the agent's cap", cut)
+		return agent.Response{Context: agent.Context{Summary: res.Text, Hint: contextHint}}, nil
 	}
 	if s := usageSession(ev, o); s != "" {
 		if err := w.RecordInjections(s, res); err != nil {
@@ -51,6 +50,20 @@ func sessionStart(w *workspace.Workspace, ev agent.Event, o Options) (agent.Resp
 		}
 	}
 	return agent.Response{Context: agent.Context{Summary: res.Text, Hint: contextHint}}, nil
+}
+
+// alwaysOn is the always-on context of snap within budget, each record
+// examined once (memory.ContextEntries lists only what the context
+// reads). When not even the summary fits, it is the whole context for the
+// agent to cut (Context.Fit), with cut saying why.
+func alwaysOn(snap record.Snapshot, budget int, examine memory.Examiner) (res memory.ContextResult, cut, err error) {
+	snap, examine = memory.ContextEntries(snap, examine)
+	res, cut = memory.Context(snap, budget, examine)
+	if cut == nil {
+		return res, nil, nil
+	}
+	res, err = memory.Context(snap, 0, examine)
+	return res, cut, err
 }
 
 // mayInvoke tells whether a prompt may invoke a record: a # anywhere, or

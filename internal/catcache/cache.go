@@ -165,24 +165,11 @@ func (c *Cache) Save(snap record.Snapshot) error {
 	if served := int(c.served.Load()); !c.damaged && !c.dirty && served == len(c.loaded) && served == regularFiles(snap) {
 		return nil // every listed file was served from the cache as it is
 	}
+	if !c.damaged && !c.dirty && c.keep(snap, nil) == len(c.loaded) {
+		return nil // nothing new, nothing gone: built nothing
+	}
 	next := make([]entry, 0, len(snap.Entries))
-	kept := 0
-	for _, e := range snap.Entries {
-		if e.Mode != record.ModeRegular {
-			continue
-		}
-		if f, ok := c.fresh[e.Path]; ok && f.stamp == e.Stamp {
-			next = append(next, f.entry)
-			continue
-		}
-		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(ce.stamp, c.written) {
-			next = append(next, ce)
-			kept++
-		}
-	}
-	if !c.damaged && !c.dirty && kept == len(c.loaded) {
-		return nil // nothing new, nothing gone
-	}
+	c.keep(snap, &next)
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o777); err != nil {
 		return fmt.Errorf("write cache %s: %w", c.path, err)
 	}
@@ -196,6 +183,31 @@ func (c *Cache) Save(snap record.Snapshot) error {
 	c.served.Store(0)
 	c.next.Store(0)
 	return nil
+}
+
+// keep counts the loaded entries that Save keeps: those snap still lists
+// with their stamps, valid when the cache was written. With next, it also
+// appends what Save writes: those and the entries examined this run.
+func (c *Cache) keep(snap record.Snapshot, next *[]entry) int {
+	kept := 0
+	for _, e := range snap.Entries {
+		if e.Mode != record.ModeRegular {
+			continue
+		}
+		if f, ok := c.fresh[e.Path]; ok && f.stamp == e.Stamp {
+			if next != nil {
+				*next = append(*next, f.entry)
+			}
+			continue
+		}
+		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(ce.stamp, c.written) {
+			if next != nil {
+				*next = append(*next, ce)
+			}
+			kept++
+		}
+	}
+	return kept
 }
 
 // writeReplace writes data to a temporary file and renames it over path:

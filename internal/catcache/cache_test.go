@@ -481,3 +481,44 @@ func encode(entries []entry) []byte {
 	writeEntries(&b, entries) // a bytes.Buffer does not fail
 	return b.Bytes()
 }
+
+// TestCacheSaveUnchangedAllocatesNothing: a warm run that served part of
+// the scope from the cache (the always-on context examines knowledge
+// files, not the summary listed with them) and changed nothing neither
+// rewrites the cache nor builds the entries it would write: the hook
+// in front of the user pays for neither.
+func TestCacheSaveUnchangedAllocatesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache", "catalog")
+	files := newFiles()
+	snap := files.snapshot()
+	c := mustLoad(t, path)
+	examineAll(t, c, snap)
+	if err := c.Save(snap); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm := mustLoad(t, path)
+	ex := warm.Examiner(snap)
+	for _, e := range snap.Entries[1:] { // one listed file not examined
+		if _, err := ex(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := testing.AllocsPerRun(10, func() {
+		if err := warm.Save(snap); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("Save of an unchanged cache made %v allocations, want 0", n)
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.ModTime().Equal(before.ModTime()) || !os.SameFile(before, after) {
+		t.Error("an unchanged cache was rewritten")
+	}
+}

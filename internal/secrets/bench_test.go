@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -115,5 +116,23 @@ func BenchmarkLint10k(b *testing.B) {
 		for range 10000 {
 			Find(text)
 		}
+	}
+}
+
+// BenchmarkFindAdversarial times Find and Redact on 256 KiB of each
+// adversarial input (TestBoundedWorkPerAnchor checks that the work per
+// anchor is bounded; this shows what it costs): about 0.1 s for the
+// slowest, where a quadratic scan takes seconds.
+func BenchmarkFindAdversarial(b *testing.B) {
+	const size = 1 << 18
+	for _, unit := range adversarialUnits() {
+		in := []byte(strings.Repeat(unit, size/len(unit)+1)[:size])
+		b.Run(strings.Trim(strconv.Quote(unit), `"`), func(b *testing.B) {
+			b.SetBytes(size)
+			for b.Loop() {
+				Find(in)
+				Redact(in)
+			}
+		})
 	}
 }

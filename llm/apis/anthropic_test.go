@@ -264,12 +264,10 @@ func TestAnthropicErrors(t *testing.T) {
 
 func TestAnthropicTimeout(t *testing.T) {
 	f := newFakeAPI(t, stall)
-	start := time.Now()
-	_, err := openAnthropic(t, f, llm.Options{Timeout: 150 * time.Millisecond, MaxRetries: 1}).Call(quick(t), userRequest("hi"))
+	// No deadline but the option's: a timeout not kept gets stall's empty
+	// answer after 30 s, not ErrTimeout. No assertion on how long it took.
+	_, err := openAnthropic(t, f, llm.Options{Timeout: 150 * time.Millisecond, MaxRetries: 1}).Call(context.Background(), userRequest("hi"))
 	wantKind(t, err, llm.ErrTimeout)
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %v", d)
-	}
 }
 
 func TestAnthropicKeys(t *testing.T) {

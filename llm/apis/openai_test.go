@@ -1,6 +1,7 @@
 package apis
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -222,12 +223,10 @@ func TestOpenAIErrors(t *testing.T) {
 
 func TestOpenAITimeout(t *testing.T) {
 	f := newFakeAPI(t, stall)
-	start := time.Now()
-	_, err := openOpenAI(t, f, llm.Options{Timeout: 150 * time.Millisecond, MaxRetries: 1}).Call(quick(t), userRequest("hi"))
+	// No deadline but the option's: a timeout not kept gets stall's empty
+	// answer after 30 s, not ErrTimeout. No assertion on how long it took.
+	_, err := openOpenAI(t, f, llm.Options{Timeout: 150 * time.Millisecond, MaxRetries: 1}).Call(context.Background(), userRequest("hi"))
 	wantKind(t, err, llm.ErrTimeout)
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %v", d)
-	}
 }
 
 func TestOpenAIKeys(t *testing.T) {
