@@ -23,6 +23,12 @@ func codexAgent() Agent {
 }
 
 func codexFiles(sc Scope, loc Locations) ([]File, error) {
+	notifyHere := func(o Options) error {
+		if o.Notify && sc != User {
+			return ErrNotifyScope
+		}
+		return nil
+	}
 	hooks := File{Role: Hooks, Perm: 0o644,
 		merge: func(old []byte, o Options) ([]byte, error) {
 			return codex.MergeHooks(old, codex.HooksOptions{Command: o.Command})
@@ -35,6 +41,9 @@ func codexFiles(sc Scope, loc Locations) ([]File, error) {
 	}
 	config := File{Role: MCP, Perm: 0o644,
 		merge: func(old []byte, o Options) ([]byte, error) {
+			if err := notifyHere(o); err != nil {
+				return nil, err
+			}
 			return codex.MergeConfig(old, codex.ConfigOptions{Write: o.Write, Notify: o.Notify})
 		},
 		unmerge: codex.UnmergeConfig,
@@ -69,6 +78,11 @@ func isCurrentConfig(old []byte) (bool, error) {
 	}
 	return false, nil
 }
+
+// ErrNotifyScope: --notify outside the user scope. Codex reads notify
+// only from $CODEX_HOME/config.toml: in a project's .codex/config.toml,
+// trusted or not, it is ignored (seen with Codex 0.171).
+var ErrNotifyScope = errors.New("Codex reads notify only from the user's config.toml ($CODEX_HOME, ~/.codex), not a project's")
 
 // errNoContext: an install of AGENTS.md with no memory to put in it.
 var errNoContext = errors.New("no memory context to write into AGENTS.md (is there a .yoi/?)")

@@ -72,7 +72,7 @@ func TestCodexInstallUninstallRoundTrip(t *testing.T) {
 		want  []string
 	}{
 		{"project, nothing there", Project, nil, Options{}, []string{".codex/hooks.json", ".codex/config.toml", "AGENTS.md"}},
-		{"project, the user's files", Project, map[string]string{".codex/hooks.json": userHooks, ".codex/config.toml": userConfig, "AGENTS.md": userAgentsMD}, Options{Write: true, Notify: true}, []string{".codex/hooks.json", ".codex/config.toml", "AGENTS.md"}},
+		{"project, the user's files", Project, map[string]string{".codex/hooks.json": userHooks, ".codex/config.toml": userConfig, "AGENTS.md": userAgentsMD}, Options{Write: true}, []string{".codex/hooks.json", ".codex/config.toml", "AGENTS.md"}},
 		{"user, nothing there", User, nil, Options{}, []string{"~/.codex/hooks.json", "~/.codex/config.toml"}},
 		{"user, the user's files", User, map[string]string{"~/.codex/hooks.json": userHooks, "~/.codex/config.toml": userConfig}, Options{Notify: true}, []string{"~/.codex/hooks.json", "~/.codex/config.toml"}},
 	} {
@@ -183,4 +183,16 @@ func TestCodexNotifyStatus(t *testing.T) {
 	if !st.Notify || st.State() != Current {
 		t.Errorf("status %+v; want notify, current", st)
 	}
+}
+
+// TestCodexNotifyUserOnly: --notify in the project scope is refused
+// (Codex ignores notify there); nothing written.
+func TestCodexNotifyUserOnly(t *testing.T) {
+	tr := newTree(t)
+	before := tr.snapshot()
+	_, err := PlanInstall(lookupCodex(t), Project, tr.codexLoc("x"), Options{Notify: true})
+	if !errors.Is(err, ErrNotifyScope) {
+		t.Fatalf("err = %v, want ErrNotifyScope", err)
+	}
+	equalMaps(t, tr.snapshot(), before)
 }

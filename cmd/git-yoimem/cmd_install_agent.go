@@ -240,6 +240,8 @@ func agentSetupError(err error) error {
 	var fe *setup.FileError
 	var taken *codex.NotifyTakenError
 	switch {
+	case errors.Is(err, setup.ErrNotifyScope):
+		return usageErrorHint("install with --scope user --notify (notify runs for every repository; in one without .yoi/ it does nothing)", "--notify: %v", setup.ErrNotifyScope)
 	case errors.As(err, &taken):
 		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
 			"have your notify program also run: git yoimem hook codex notify \"$1\" (Codex passes the payload as the last argument), or install without --notify and use Codex's hooks"}}

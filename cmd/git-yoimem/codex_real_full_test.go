@@ -167,24 +167,30 @@ func TestCodexRealFullRun(t *testing.T) {
 }
 
 // TestCodexRealNotify: install --notify with Codex's hooks off: notify
-// alone starts the background run that extracts and commits.
+// alone starts the background run that extracts and commits. Only the
+// user scope: Codex 0.171 ignores notify in a project's .codex/config.toml,
+// trusted or not (seen with this test), so install refuses it there.
 func TestCodexRealNotify(t *testing.T) {
-	c := newCodexRun(t, standin.ResponsesTurn{Text: "Noted: payments move to Postgres.", InputTokens: 12000})
-	f := c.withModel()
-	c.features["hooks"] = "false"
-	c.configure("")
-	out := c.install("--scope", "user", "--notify")
-	if !strings.Contains(out, "notify needs no review") {
-		t.Errorf("install --notify said:\n%s", out)
-	}
-	f.answer(activityAnswer("payments database", "postgres for payments"))
-	id := c.exec("Keep payments in Postgres, not SQLite.")
-	s := c.repo.waitAgentRun("codex", id)
-	if s.Event != "agent-turn-complete" || s.Extract.Result != handler.ExtractRan || s.Consolidation.Result != handler.ConsolidationCommitted {
-		t.Fatalf("%+v; want a run from notify that extracted and committed; the log:\n%s", s, c.repo.read(filepath.Join(".git", "yoimem", "agent", "codex.log")))
-	}
-	if c.sentContext(0, "<yoimem-memory") {
-		t.Errorf("hooks off, yet SessionStart's context reached the model")
+	for _, scope := range []string{"user"} {
+		t.Run(scope, func(t *testing.T) {
+			c := newCodexRun(t, standin.ResponsesTurn{Text: "Noted: payments move to Postgres.", InputTokens: 12000})
+			f := c.withModel()
+			c.features["hooks"] = "false"
+			c.configure("[projects." + tomlQuote(c.repo.dir) + "]\ntrust_level = \"trusted\"")
+			out := c.install("--scope", scope, "--notify")
+			if !strings.Contains(out, "notify needs no review") {
+				t.Errorf("install --notify said:\n%s", out)
+			}
+			f.answer(activityAnswer("payments database", "postgres for payments"))
+			id := c.exec("Keep payments in Postgres, not SQLite.")
+			s := c.repo.waitAgentRun("codex", id)
+			if s.Event != "agent-turn-complete" || s.Extract.Result != handler.ExtractRan || s.Consolidation.Result != handler.ConsolidationCommitted {
+				t.Fatalf("%+v; want a run from notify that extracted and committed; the log:\n%s", s, c.repo.read(filepath.Join(".git", "yoimem", "agent", "codex.log")))
+			}
+			if c.sentContext(0, "<yoimem-memory") {
+				t.Errorf("hooks off, yet SessionStart's context reached the model")
+			}
+		})
 	}
 }
 
