@@ -84,8 +84,13 @@ func isCurrentConfig(old []byte) (bool, error) {
 // trusted or not, it is ignored (seen with Codex 0.171).
 var ErrNotifyScope = errors.New("Codex reads notify only from the user's config.toml ($CODEX_HOME, ~/.codex), not a project's")
 
+// ErrMemoryContext: the memory's always-on context, which AGENTS.md's
+// block holds, could not be built (no .yoi/, a summary over the budget);
+// the error wrapping it says why.
+var ErrMemoryContext = errors.New("the memory context for AGENTS.md")
+
 // errNoContext: an install of AGENTS.md with no memory to put in it.
-var errNoContext = errors.New("no memory context to write into AGENTS.md (is there a .yoi/?)")
+var errNoContext = fmt.Errorf("%w: none given (is there a .yoi/?)", ErrMemoryContext)
 
 // agentsMD is AGENTS.md at the repository's top level: our block holds
 // the always-on context, fitted to Codex's default cap on the text it
@@ -98,7 +103,7 @@ func agentsMD(loc Locations) File {
 		}
 		c, err := loc.Context()
 		if err != nil {
-			return "", fmt.Errorf("the memory context for AGENTS.md: %w", err)
+			return "", fmt.Errorf("%w: %w", ErrMemoryContext, err)
 		}
 		return codex.FitAgentsMD(old, c, codex.ProjectDocMaxBytes)
 	}

@@ -97,7 +97,18 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		return loc, nil, err
 	}
 	loc.Top = w.Repo.TopLevel
-	loc.Context = func() (agent.Context, error) { return handler.AlwaysOn(w) }
+	// the workspace's settings (the context budget) are read only for a
+	// file that holds the context: a bad config must not stop the others
+	configured := false
+	loc.Context = func() (agent.Context, error) {
+		if !configured {
+			if err := w.Configure(ctx); err != nil {
+				return agent.Context{}, err
+			}
+			configured = true
+		}
+		return handler.AlwaysOn(w)
+	}
 	return loc, w, nil
 }
 
@@ -239,7 +250,16 @@ func printPlans(env Env, plans []*setup.Plan) error {
 func agentSetupError(err error) error {
 	var fe *setup.FileError
 	var taken *codex.NotifyTakenError
+	var we *workspace.Error
 	switch {
+	case errors.As(err, &we) && we.Kind != workspace.NoYoi:
+		return workspaceError(we) // the settings the context needs: bad config is exit 2
+	case errors.Is(err, gitstore.ErrNoYoi):
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"run 'git yoimem init' first: AGENTS.md gets the memory's summary; or use --scope user, which writes no AGENTS.md"}}
+	case errors.Is(err, setup.ErrMemoryContext):
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"fix what the message names in .yoi/ ('git yoimem context' builds the same text), then install again"}}
 	case errors.Is(err, setup.ErrNotifyScope):
 		return usageErrorHint("install with --scope user --notify (notify runs for every repository; in one without .yoi/ it does nothing)", "--notify: %v", setup.ErrNotifyScope)
 	case errors.As(err, &taken):
