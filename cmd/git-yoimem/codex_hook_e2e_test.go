@@ -77,9 +77,27 @@ func TestCodexNotifyEndToEnd(t *testing.T) {
 	f.answer(activityAnswer("repository docs", "README.md as the only doc"))
 	payload := `{"type":"agent-turn-complete","thread-id":"` + codexThread + `","turn-id":"t1","cwd":"` + r.dir + `","client":"codex_exec","input-messages":["What is in this repository?"],"last-assistant-message":"README.md"}`
 	cmd := r.command("hook", "codex", "notify", payload)
-	out, err := cmd.CombinedOutput()
-	if err != nil || len(out) != 0 {
-		t.Fatalf("hook codex notify: %v, output %q; want exit 0 and nothing", err, out)
+	// stdin a pipe nobody writes or closes, as Codex may leave it: notify
+	// must not read it (that would hang)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	defer pr.Close()
+	cmd.Stdin = pr
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hung := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() }) // a hang, not a slow machine
+	err = cmd.Wait()
+	if !hung.Stop() {
+		t.Fatalf("hook codex notify still running after 60s: it reads stdin")
+	}
+	if err != nil || out.Len() != 0 {
+		t.Fatalf("hook codex notify: %v, output %q; want exit 0 and nothing", err, out.String())
 	}
 	s := r.waitAgentRun("codex", codexThread)
 	if s.Extract.Result != handler.ExtractRan || s.Extract.Staged != 1 || s.Consolidation.Result != handler.ConsolidationCommitted {
