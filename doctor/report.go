@@ -62,6 +62,8 @@ type AgentScope struct {
 	Scope string      `json:"scope"`
 	State string      `json:"state"` // absent, current, outdated, invalid
 	Files []AgentFile `json:"files"`
+	// Notify: the scope sets the agent's notify command to ours (Codex).
+	Notify bool `json:"notify,omitempty"`
 }
 
 // AgentFile is one file of it.

@@ -305,3 +305,10 @@ func bomLen(b []byte) int {
 	}
 	return 0
 }
+
+// HasNotify tells whether config.toml content sets notify to our
+// command.
+func HasNotify(b []byte) bool {
+	v, err := parseConfig(b)
+	return err == nil && isNotify(v["notify"])
+}

@@ -3,6 +3,7 @@ package codex
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/yoimem/git-yoimem/agent"
@@ -47,4 +48,41 @@ func DecodeNotify(arg string) (agent.Event, error) {
 		kind = agent.Stop
 	}
 	return agent.Event{Kind: kind, Name: *n.Type, Session: n.Thread, Cwd: n.Cwd}, nil
+}
+
+// Home is Codex's home directory, where its config.toml, hooks.json and
+// sessions are: codexHome (CODEX_HOME) when set, else ~/.codex under
+// home; "" when neither is known.
+func Home(codexHome, home string) string {
+	switch {
+	case codexHome != "":
+		return codexHome
+	case home != "":
+		return filepath.Join(home, ".codex")
+	}
+	return ""
+}
+
+// NotifyEvent reads the arguments Codex runs `git yoimem hook codex
+// notify` with: the payload is the last one (DecodeNotify). A turn's end
+// comes back as a Stop whose LogPath is the thread's rollout, found
+// under codexHome (FindRollout); another type as agent.Unknown. No
+// argument, a malformed payload or no rollout is an error naming it.
+func NotifyEvent(args []string, codexHome string) (agent.Event, error) {
+	if len(args) == 0 {
+		return agent.Event{}, errors.New("notify: no payload (Codex passes it as the last argument)")
+	}
+	ev, err := DecodeNotify(args[len(args)-1])
+	if err != nil || ev.Kind != agent.Stop {
+		return ev, err
+	}
+	if ev.Session == "" {
+		return ev, errors.New("Codex's notify payload: no thread-id to find the rollout by")
+	}
+	p, err := FindRollout(codexHome, ev.Session)
+	if err != nil {
+		return ev, err
+	}
+	ev.LogPath = p
+	return ev, nil
 }

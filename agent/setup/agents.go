@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/yoimem/git-yoimem/agent"
 	"github.com/yoimem/git-yoimem/agent/claudecode"
 )
 
@@ -47,6 +48,11 @@ func ParseScope(s string) (Scope, error) {
 type Locations struct {
 	Top  string // the repository's top level (absolute)
 	Home string // the user's home directory (absolute); "" when unknown
+	// CodexHome is CODEX_HOME, Codex's directory; "" is ~/.codex.
+	CodexHome string
+	// Context is the repository's always-on memory context, for a file
+	// that holds it (Codex's AGENTS.md); nil when there is none to give.
+	Context func() (agent.Context, error)
 }
 
 // Options say how our entries are written.
@@ -57,14 +63,18 @@ type Options struct {
 	// Command runs git-yoimem from the agent's hooks ("git yoimem" when
 	// empty).
 	Command string
+	// Notify also sets Codex's notify command (for a Codex with hooks
+	// off).
+	Notify bool
 }
 
 // Role is what a file holds for us.
 type Role string
 
 const (
-	Hooks Role = "hooks" // the agent's hooks running git yoimem hook <agent>
-	MCP   Role = "mcp"   // the MCP server git yoimem mcp
+	Hooks    Role = "hooks"     // the agent's hooks running git yoimem hook <agent>
+	MCP      Role = "mcp"       // the MCP server git yoimem mcp
+	AgentsMD Role = "agents-md" // the always-on memory in AGENTS.md's block
 )
 
 // File is one file of an agent's setup in one scope and how our entries
@@ -84,6 +94,9 @@ type File struct {
 	// current tells whether old holds our entries as merge writes them
 	// for some Options (the --write choice is the user's).
 	current func(old []byte) (bool, error)
+	// notify tells whether old runs our notify command (Codex's
+	// config.toml); nil for other files.
+	notify func(old []byte) bool
 }
 
 // Agent is one agent git-yoimem integrates with: its name (as --agent
@@ -93,6 +106,18 @@ type Agent struct {
 	Title  string // as messages name it: Claude Code
 	Scopes []Scope
 	files  func(sc Scope, loc Locations) ([]File, error)
+	// next is what the user must still do in the agent after an install
+	// in scope sc (nil: nothing).
+	next func(sc Scope, loc Locations, o Options) []string
+}
+
+// Next lists what the user must still do in the agent, after an install
+// in scope sc with o, for our entries to take effect.
+func (a Agent) Next(sc Scope, loc Locations, o Options) []string {
+	if a.next == nil {
+		return nil
+	}
+	return a.next(sc, loc, o)
 }
 
 // Files lists the files of the agent's setup in a scope. User scope
@@ -101,7 +126,11 @@ func (a Agent) Files(sc Scope, loc Locations) ([]File, error) {
 	if !slices.Contains(a.Scopes, sc) {
 		return nil, fmt.Errorf("%s has no %s scope", a.Name, sc)
 	}
-	if sc == User || needsHome(a, sc) {
+	if sc == User && a.Name == Codex && loc.CodexHome != "" {
+		if !filepath.IsAbs(loc.CodexHome) {
+			return nil, fmt.Errorf("CODEX_HOME %q is not an absolute directory", loc.CodexHome)
+		}
+	} else if sc == User || needsHome(a, sc) {
 		if loc.Home == "" || !filepath.IsAbs(loc.Home) {
 			return nil, fmt.Errorf("%w: the %s scope's files are under it", ErrNoHome, sc)
 		}
@@ -132,7 +161,7 @@ func homeExists(a Agent, sc Scope, loc Locations) error {
 // Agents lists the agents git-yoimem can install into, in the order
 // --agent all installs them.
 func Agents() []Agent {
-	return []Agent{claudeCode()}
+	return []Agent{claudeCode(), codexAgent()}
 }
 
 // Names lists the agents' names.

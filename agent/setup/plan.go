@@ -119,10 +119,11 @@ func PlanUninstall(a Agent, sc Scope, loc Locations) (*Plan, error) {
 }
 
 // isEmptyObject: what a merge starts a missing file from, "{}\n", and
-// the empty object in the file's own line ending.
+// the empty object in the file's own line ending; for a file that is
+// not JSON (config.toml, AGENTS.md), nothing at all.
 func isEmptyObject(b []byte) bool {
 	s := string(b)
-	return s == "{}\n" || s == "{}\r\n" || s == "{}"
+	return s == "{}\n" || s == "{}\r\n" || s == "{}" || s == ""
 }
 
 type step func(f File, old []byte, exists bool) (Action, []byte, error)
@@ -239,7 +240,7 @@ func (c Change) apply() error {
 		if err := os.Remove(c.target); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		if dir := filepath.Dir(c.File.Path); filepath.Base(dir) == ".claude" {
+		if dir := filepath.Dir(c.File.Path); filepath.Base(dir) == ".claude" || filepath.Base(dir) == ".codex" {
 			_ = os.Remove(dir) // only when empty; a directory left behind is harmless
 		}
 	}

@@ -20,6 +20,8 @@ type FileStatus struct {
 	File  File
 	State State
 	Err   error // when Broken
+
+	notify bool // the file runs our notify
 }
 
 // Status is an agent's setup in one scope.
@@ -27,6 +29,9 @@ type Status struct {
 	Agent string
 	Scope Scope
 	Files []FileStatus
+	// Notify: a file sets the agent's notify command to ours (Codex's
+	// config.toml).
+	Notify bool
 }
 
 // State sums the files up: Current when every file is, Absent when none
@@ -58,7 +63,9 @@ func StatusOf(a Agent, sc Scope, loc Locations) (Status, error) {
 	}
 	st := Status{Agent: a.Name, Scope: sc}
 	for _, f := range files {
-		st.Files = append(st.Files, fileStatus(f))
+		fs := fileStatus(f)
+		st.Files = append(st.Files, fs)
+		st.Notify = st.Notify || fs.notify
 	}
 	return st, nil
 }
@@ -73,12 +80,13 @@ func fileStatus(f File) FileStatus {
 	if c.Old == nil {
 		return FileStatus{File: f, State: Absent}
 	}
+	notify := f.notify != nil && f.notify(c.Old)
 	cur, err := f.current(c.Old)
 	if err != nil && !errors.Is(err, ErrNoProjectEntry) {
 		return FileStatus{File: f, State: Broken, Err: &FileError{File: f, Invalid: true, Err: err}}
 	}
 	if cur {
-		return FileStatus{File: f, State: Current}
+		return FileStatus{File: f, State: Current, notify: notify}
 	}
 	out, err := f.unmerge(c.Old)
 	if err != nil {
@@ -87,5 +95,5 @@ func fileStatus(f File) FileStatus {
 	if bytes.Equal(out, c.Old) {
 		return FileStatus{File: f, State: Absent}
 	}
-	return FileStatus{File: f, State: Outdated}
+	return FileStatus{File: f, State: Outdated, notify: notify}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/agent"
 	"github.com/yoimem/git-yoimem/agent/claudecode"
+	"github.com/yoimem/git-yoimem/agent/codex"
 	"github.com/yoimem/git-yoimem/agent/handler"
 	"github.com/yoimem/git-yoimem/consolidate/agentcli"
 	"github.com/yoimem/git-yoimem/consolidate/setup"
@@ -32,6 +33,10 @@ type agentHook struct {
 	encode func(agent.Event, agent.Response) (stdout []byte, exitCode int)
 	cap    int    // the agent's cap on a hook's text output
 	format string // its transcripts' format, for extract
+	// notify reads an event from the command line rather than stdin (the
+	// arguments after "notify"), for an agent with a notify command;
+	// getenv is the environment's.
+	notify func(args []string, getenv func(string) string) (agent.Event, error)
 }
 
 // agentHookFor is the agent named on the command line; ok is false for
@@ -40,6 +45,8 @@ func agentHookFor(name string) (agentHook, bool) {
 	switch name {
 	case "claude-code":
 		return agentHook{decode: claudecode.Decode, encode: claudecode.Encode, cap: claudecode.OutputCap, format: "claude-code"}, true
+	case "codex":
+		return agentHook{decode: codex.Decode, encode: codex.Encode, cap: codex.OutputCap, format: "codex", notify: codexNotify}, true
 	}
 	return agentHook{}, false
 }
@@ -56,7 +63,7 @@ func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, a
 	if args[0] == handler.BackgroundArg {
 		return runAgentBackground(ctx, env, g, name, h, args[1:])
 	}
-	ev, derr := h.decode(env.Stdin, 0)
+	ev, derr := readHookEvent(env, h, args)
 	w, werr := hookWorkspace(ctx, env, g, ev.Cwd)
 	logf := func(format string, a ...any) {
 		if w == nil {
@@ -106,6 +113,26 @@ func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, a
 		return &exitError{code: code, err: errors.New(resp.Reason)}
 	}
 	return nil
+}
+
+// readHookEvent decodes the hook's input: stdin, or for notify the
+// command line (an agent's notify command may leave stdin open: it is
+// not read then).
+func readHookEvent(env Env, h agentHook, args []string) (agent.Event, error) {
+	if args[0] == "notify" && h.notify != nil {
+		getenv := env.Getenv
+		if getenv == nil {
+			getenv = func(string) string { return "" }
+		}
+		return h.notify(args[1:], getenv)
+	}
+	return h.decode(env.Stdin, 0)
+}
+
+// codexNotify is Codex's legacy notify: its rollout is found under
+// $CODEX_HOME (~/.codex by default).
+func codexNotify(args []string, getenv func(string) string) (agent.Event, error) {
+	return codex.NotifyEvent(args, codex.Home(getenv("CODEX_HOME"), getenv("HOME")))
 }
 
 // hookWorkspace opens the workspace of the agent's working directory

@@ -26,7 +26,7 @@ func newInstallCommand(env Env, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "install the pre-commit and pre-push hooks, or an agent's hooks and MCP server",
-		UsageText: "git yoimem install [--chain] [--print] [--force]\ngit yoimem install --agent claude-code|all [--scope project|local|user] [--write] [--print]",
+		UsageText: "git yoimem install [--chain] [--print] [--force]\ngit yoimem install --agent claude-code|codex|all [--scope project|local|user] [--write] [--notify] [--print]",
 		Description: `Writes small shell scripts as the pre-commit and pre-push hooks of this
 repository, in the directory git runs hooks from (core.hooksPath if set;
 linked worktrees share the main repository's). Each checks that
@@ -49,10 +49,20 @@ servers:
   local    .claude/settings.local.json and ~/.claude.json's entry for
            this repository
   user     ~/.claude/settings.json and ~/.claude.json
+For codex, its hooks (the same events but SessionEnd, which Codex lacks,
+running 'git yoimem hook codex <event>') in hooks.json, the MCP server as
+[mcp_servers.yoimem] in config.toml (--notify also sets notify, for a
+Codex with hooks off; a notify of the user's own refuses), and, in the
+project scope, the always-on memory in a marked block of AGENTS.md:
+  project  .codex/hooks.json, .codex/config.toml and AGENTS.md
+  user     $CODEX_HOME (~/.codex) hooks.json and config.toml
+Codex runs hooks only once trusted (/hooks in Codex) and reads .codex/
+only in a trusted project: install says what to do next. Installing
+again refreshes AGENTS.md's block from the memory.
 The user's own entries, key order and indentation keep their bytes.
-Every file is read and merged before any is written: a file that is not
-valid JSON refuses the install (exit 1), naming it, and nothing is
-written. --agent may be repeated; all is every agent git-yoimem knows.
+Every file is read and merged before any is written: a file that cannot
+be merged (not valid JSON or TOML) refuses the install (exit 1), naming
+it, and nothing is written. --agent may be repeated; all is every agent git-yoimem knows.
 --print shows the changes as a diff and writes nothing. See
 docs/agents.md.`,
 		Flags: append([]cli.Flag{
@@ -93,7 +103,7 @@ func newUninstallCommand(env Env, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:      "uninstall",
 		Usage:     "remove the hooks that 'git yoimem install' wrote",
-		UsageText: "git yoimem uninstall\ngit yoimem uninstall --agent claude-code|all [--scope project|local|user]",
+		UsageText: "git yoimem uninstall\ngit yoimem uninstall --agent claude-code|codex|all [--scope project|local|user]",
 		Description: `Removes git-yoimem's pre-commit and pre-push hooks and puts back the
 hooks that 'git yoimem install --chain' had kept as <name>.yoimem-prev.
 Hooks that git-yoimem did not write are left alone. Running it again is
@@ -120,7 +130,7 @@ holding nothing else; the git hooks stay.`,
 
 // gitHooksOnly refuses the agent flags without --agent.
 func gitHooksOnly(c *cli.Context) error {
-	for _, f := range []string{"scope", "write"} {
+	for _, f := range []string{"scope", "write", "notify"} {
 		if c.IsSet(f) {
 			return usageErrorHint("add --agent claude-code (or --agent all)", "--%s is for an agent's setup and needs --agent", f)
 		}

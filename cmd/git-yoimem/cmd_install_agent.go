@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/yoimem/git-yoimem/agent"
 	"github.com/yoimem/git-yoimem/agent/claudecode"
+	"github.com/yoimem/git-yoimem/agent/codex"
+	"github.com/yoimem/git-yoimem/agent/handler"
 	"github.com/yoimem/git-yoimem/agent/setup"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/udiff"
@@ -20,17 +24,19 @@ type agentOptions struct {
 	agents *cli.StringSlice
 	scope  string
 	write  bool // install: the MCP server with --write
+	notify bool // install: Codex's notify command too
 	print  bool // install: show the changes; write nothing
 }
 
 func agentFlags(o *agentOptions, install bool) []cli.Flag {
 	o.agents = cli.NewStringSlice()
 	fs := []cli.Flag{
-		&cli.StringSliceFlag{Name: "agent", Usage: "set up `AGENT` (claude-code, or all); repeatable", Destination: o.agents},
-		&cli.StringFlag{Name: "scope", Value: string(setup.Project), Usage: "with --agent: `SCOPE` project (committed), local (this machine, this repository) or user (every repository)", Destination: &o.scope},
+		&cli.StringSliceFlag{Name: "agent", Usage: "set up `AGENT` (claude-code, codex, or all); repeatable", Destination: o.agents},
+		&cli.StringFlag{Name: "scope", Value: string(setup.Project), Usage: "with --agent: `SCOPE` project (committed), local (this machine, this repository; Claude Code only) or user (every repository)", Destination: &o.scope},
 	}
 	if install {
-		fs = append(fs, &cli.BoolFlag{Name: "write", Usage: "with --agent: register the MCP server with --write (its memory tools may write; read-only otherwise)", Destination: &o.write})
+		fs = append(fs, &cli.BoolFlag{Name: "write", Usage: "with --agent: register the MCP server with --write (its memory tools may write; read-only otherwise)", Destination: &o.write},
+			&cli.BoolFlag{Name: "notify", Usage: "with --agent codex: also set Codex's notify command (extract after each turn when Codex's hooks are off)", Destination: &o.notify})
 	}
 	return fs
 }
@@ -53,12 +59,26 @@ func resolveAgents(o agentOptions) ([]setup.Agent, setup.Scope, error) {
 			as = []setup.Agent{a}
 		}
 		for _, a := range as {
+			if !slices.Contains(a.Scopes, sc) {
+				if name == "all" {
+					continue // all: every agent that has the scope
+				}
+				return nil, "", usageError("--scope %s: %s has no %s scope (want %s)", sc, a.Name, sc, scopeNames(a.Scopes))
+			}
 			if !slices.ContainsFunc(out, func(b setup.Agent) bool { return b.Name == a.Name }) {
 				out = append(out, a)
 			}
 		}
 	}
 	return out, sc, nil
+}
+
+func scopeNames(scs []setup.Scope) string {
+	var n []string
+	for _, sc := range scs {
+		n = append(n, string(sc))
+	}
+	return strings.Join(n, " or ")
 }
 
 // agentLocations are where the scope's files are: the repository's top
@@ -68,6 +88,7 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 	var loc setup.Locations
 	if env.Getenv != nil {
 		loc.Home = env.Getenv("HOME")
+		loc.CodexHome = env.Getenv("CODEX_HOME")
 	}
 	if sc == setup.User {
 		return loc, nil, nil
@@ -77,6 +98,18 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		return loc, nil, err
 	}
 	loc.Top = w.Repo.TopLevel
+	// the workspace's settings (the context budget) are read only for a
+	// file that holds the context: a bad config must not stop the others
+	configured := false
+	loc.Context = func() (agent.Context, error) {
+		if !configured {
+			if err := w.Configure(ctx); err != nil {
+				return agent.Context{}, err
+			}
+			configured = true
+		}
+		return handler.AlwaysOn(w)
+	}
 	return loc, w, nil
 }
 
@@ -120,6 +153,9 @@ func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOption
 	if err != nil {
 		return err
 	}
+	if o.notify && !slices.ContainsFunc(agents, func(a setup.Agent) bool { return a.Name == setup.Codex }) {
+		return usageErrorHint("add --agent codex (or --agent all)", "--notify is for Codex, whose notify command runs after each turn")
+	}
 	loc, w, err := agentLocations(ctx, env, g, sc)
 	if err != nil {
 		return err
@@ -128,7 +164,7 @@ func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOption
 	for _, a := range agents {
 		var p *setup.Plan
 		if install {
-			p, err = setup.PlanInstall(a, sc, loc, setup.Options{Write: o.write})
+			p, err = setup.PlanInstall(a, sc, loc, setup.Options{Write: o.write, Notify: o.notify})
 		} else {
 			p, err = setup.PlanUninstall(a, sc, loc)
 		}
@@ -151,6 +187,9 @@ func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOption
 		if install {
 			warnNotIgnored(ctx, env, w, p)
 			noteMCPApproval(env, agents[i], sc, loc)
+			for _, n := range agents[i].Next(sc, loc, setup.Options{Write: o.write, Notify: o.notify}) {
+				statusf(env.Stderr, "next: %s", n)
+			}
 		}
 	}
 	return nil
@@ -189,6 +228,8 @@ func fileRole(a setup.Agent, r setup.Role, write bool) string {
 	switch {
 	case r == setup.Hooks:
 		return a.Title + " hooks"
+	case r == setup.AgentsMD:
+		return "the memory's always-on context, between git-yoimem's markers"
 	case write:
 		return "MCP server: git yoimem mcp --write"
 	}
@@ -229,7 +270,25 @@ func printPlans(env Env, plans []*setup.Plan) error {
 // not run (exit 2).
 func agentSetupError(err error) error {
 	var fe *setup.FileError
+	var taken *codex.NotifyTakenError
+	var we *workspace.Error
 	switch {
+	case errors.As(err, &we) && we.Kind != workspace.NoYoi:
+		return workspaceError(we) // the settings the context needs: bad config is exit 2
+	case errors.Is(err, gitstore.ErrNoYoi):
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"run 'git yoimem init' first: AGENTS.md gets the memory's summary; or use --scope user, which writes no AGENTS.md"}}
+	case errors.Is(err, setup.ErrMemoryContext):
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"fix what the message names in .yoi/ ('git yoimem context' builds the same text), then install again"}}
+	case errors.Is(err, setup.ErrNotifyScope):
+		return usageErrorHint("install with --scope user --notify (notify runs for every repository; in one without .yoi/ it does nothing)", "--notify: %v", setup.ErrNotifyScope)
+	case errors.As(err, &taken):
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"have your notify program also run: git yoimem hook codex notify \"$1\" (Codex passes the payload as the last argument), or install without --notify and use Codex's hooks"}}
+	case errors.As(err, &fe) && fe.Invalid && !strings.HasSuffix(fe.File.Show, ".json"):
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"fix " + fe.File.Show + " as the message says and run the command again"}}
 	case errors.Is(err, setup.ErrNoProjectEntry):
 		return &exitError{code: exitFindings, err: err, hints: []string{
 			"run 'claude' once in this repository and install again, or register the server yourself: claude mcp add --scope local yoimem -- git yoimem mcp; or use --scope project"}}

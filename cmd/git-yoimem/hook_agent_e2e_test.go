@@ -195,15 +195,22 @@ func TestClaudeCodeHooksEndToEnd(t *testing.T) {
 	}
 }
 
-// TestClaudeCodeHookHugeInput: a hook input over the bound is answered
-// with nothing and exit 0, without reading it all, the reason in the log.
+// TestClaudeCodeHookHugeInput: a hook input over the bound is not read
+// past it, the reason in the log: a tool call is judged from what came
+// before the cut (a Write into memory denied by its path), any other
+// event answered with nothing and exit 0.
 func TestClaudeCodeHookHugeInput(t *testing.T) {
 	r := newHookRepo(t)
 	payload := append([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":".yoi/memory/x.md","content":"`), bytes.Repeat([]byte("x"), 9<<20)...)
 	payload = append(payload, `"}}`...)
 	stdout, stderr := r.hook("pre-tool-use", payload)
-	if stdout != "" || stderr != "" {
-		t.Errorf("a huge input: stdout %q, stderr %q; want nothing", stdout, stderr)
+	if !strings.Contains(stdout, `"permissionDecision":"deny"`) || stderr != "" {
+		t.Errorf("a huge Write into memory: stdout %q, stderr %q; want a denial", stdout, stderr)
+	}
+	prompt := append([]byte(`{"hook_event_name":"UserPromptSubmit","prompt":"`), bytes.Repeat([]byte("x"), 9<<20)...)
+	prompt = append(prompt, `"}`...)
+	if stdout, stderr := r.hook("user-prompt-submit", prompt); stdout != "" || stderr != "" {
+		t.Errorf("a huge prompt: stdout %q, stderr %q; want nothing", stdout, stderr)
 	}
 	log := r.read(filepath.Join(".git", "yoimem", "agent", "claude-code.log"))
 	if !strings.Contains(log, "over the limit of 8,388,608 bytes") {
