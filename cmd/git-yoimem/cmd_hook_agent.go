@@ -64,13 +64,26 @@ func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, a
 		return runAgentBackground(ctx, env, g, name, h, args[1:])
 	}
 	ev, derr := readHookEvent(env, h, args)
-	w, werr := hookWorkspace(ctx, env, g, ev.Cwd)
+	// The workspace is opened when needed: a tool call's guard is pure,
+	// and opening (git config) is most of what a PreToolUse hook costs.
+	var (
+		w      *workspace.Workspace
+		werr   error
+		opened bool
+	)
+	open := func() (*workspace.Workspace, error) {
+		if !opened {
+			opened = true
+			w, werr = hookWorkspace(ctx, env, g, ev.Cwd)
+		}
+		return w, werr
+	}
 	logf := func(format string, a ...any) {
-		if w == nil {
-			warnf(env.Stderr, "hook %s %s: %s", name, args[0], fmt.Sprintf(format, a...))
+		if w, _ := open(); w != nil {
+			handler.Logf(handler.LogFile(handler.StateDir(w), name), 0, env.Now(), quote.Value(ev.Session), "%s: %s", args[0], fmt.Sprintf(format, a...))
 			return
 		}
-		handler.Logf(handler.LogFile(handler.StateDir(w), name), 0, env.Now(), quote.Value(ev.Session), "%s: %s", args[0], fmt.Sprintf(format, a...))
+		warnf(env.Stderr, "hook %s %s: %s", name, args[0], fmt.Sprintf(format, a...))
 	}
 	switch {
 	case derr != nil && ev.Kind == agent.PreTool:
@@ -80,12 +93,13 @@ func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, a
 	case derr != nil:
 		logf("%v; answered with nothing", derr)
 		return nil
-	case werr != nil && ev.Kind == agent.PreTool:
-		// memory is guarded even where no workspace opens
-		logf("%v; the tool call is judged alone", werr)
-	case werr != nil:
-		logf("%v; answered with nothing", werr)
-		return nil
+	case ev.Kind == agent.PreTool:
+		// memory is guarded without a workspace, even where none opens
+	default:
+		if _, err := open(); err != nil {
+			logf("%v; answered with nothing", err)
+			return nil
+		}
 	}
 	opts := handler.Options{
 		Agent: name, Cap: h.cap,
