@@ -1,0 +1,270 @@
+//go:build unix
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/yoimem/git-yoimem/internal/standin"
+)
+
+// Consolidation through the real agent CLIs: the recipes of
+// docs/consolidate.md ("Through an agent CLI") run as a user sets them,
+// with the real claude -p and codex exec offline against the local model
+// stand-ins, scripted to call the run's MCP tools by the names each CLI
+// gives them. The commit is the llm engine's and the staging is consumed.
+
+// The consolidation both CLIs are scripted to make: one staging entry
+// (a decision) becomes one new decision record.
+const (
+	realStagingID   = "0194d29f-0c00-7000-8000-000000000001"
+	realDecision    = "memory/decisions/retry-checkout.md"
+	realDecisionMD  = "---\nstatus: resolved\n---\n# Retry checkout twice\n\nTwice, over once: the sandbox is flaky.\n"
+	realReason      = "decided in session s1"
+	realReport      = "One decision recorded from e1."
+	realFinalAnswer = "Consolidated: one decision recorded."
+	// realEntryText is in the staging entry, so in the brief; realPrinciple
+	// is in the system prompt's principles.
+	realEntryText = "The sandbox is flaky."
+	realPrinciple = "Decisions are never deleted"
+)
+
+const realStagingEntry = `{
+  "version": 1,
+  "id": "` + realStagingID + `",
+  "created_at": "2026-01-01T10:00:00Z",
+  "source": {"session_id": "s1", "range": [1, 9]},
+  "agent": "native",
+  "model": "recorded",
+  "activity": {
+    "decisions": [{"topic": "Retry checkout twice", "options": ["once", "twice"], "chosen": "twice", "rationale": "` + realEntryText + `"}],
+    "discussions": [],
+    "attempts": [],
+    "requests": []
+  }
+}
+`
+
+// realTools are the run's tools, as the MCP server names them.
+var realTools = []string{"knowledge_search", "memory_delete", "memory_edit", "memory_read", "memory_search", "memory_write", "report"}
+
+// realCalls are the tool calls, in order, each in its own turn: read the
+// entry, write the decision drawing on it, report.
+func realCalls() []struct {
+	Tool  string
+	Input map[string]any
+} {
+	return []struct {
+		Tool  string
+		Input map[string]any
+	}{
+		{"memory_read", map[string]any{"path": "e1"}},
+		{"memory_write", map[string]any{"path": realDecision, "content": realDecisionMD, "reason": realReason, "staging_ids": []string{"e1"}}},
+		{"report", map[string]any{"summary": realReport}},
+	}
+}
+
+// realAnswers are what each call's result says, in the request after it.
+var realAnswers = []string{realEntryText, "Done: add .yoi/" + realDecision, "Report received"}
+
+// shellWord quotes s for the recipe's argv (split like a shell's words).
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// recipe is the recipe for cli in docs/consolidate.md, as the value of
+// yoimem.consolidate.model (the words inside the quotes of its git
+// config line), with bin in place of the CLI's name.
+func recipe(t *testing.T, cli, bin string) string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "consolidate.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^git config yoimem\.consolidate\.model (?:'(command:` + cli + ` [^'\n]*)'|"(command:` + cli + ` (?:[^"\\\n]|\\.)*)")$`)
+	m := re.FindSubmatch(doc)
+	if m == nil {
+		t.Fatalf("docs/consolidate.md gives no recipe for %s", cli)
+	}
+	value := string(m[1])
+	if value == "" {
+		value = regexp.MustCompile(`\\(.)`).ReplaceAllString(string(m[2]), "$1") // inside double quotes
+	}
+	return "command:" + shellWord(bin) + strings.TrimPrefix(value, "command:"+cli)
+}
+
+// checkConsolidated checks what the consolidation left: one memory
+// commit with the llm engine's message and trailers, the decision as
+// written with its source attached by code, the staging entry consumed.
+func checkConsolidated(t *testing.T, git func(...string) string, dir, model string) {
+	t.Helper()
+	if n := strings.TrimSpace(git("rev-list", "--count", "yoimem/memory", "^main")); n != "1" {
+		t.Fatalf("%s commits on the memory branch, want 1", n)
+	}
+	msg := git("log", "-1", "--format=%B", "yoimem/memory")
+	for _, want := range []string{
+		"yoimem: 1 added\n\nadd " + realDecision + ": " + realReason + "\n",
+		"\nYoimem-Engine: llm\n",
+		"\nYoimem-Model: " + model + "\n",
+		"\nYoimem-Consumed: " + realStagingID + "\n",
+		"\nYoimem-Session: s1:1-9\n",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the memory commit's message lacks %q:\n%s", want, msg)
+		}
+	}
+	rec := git("show", "yoimem/memory:.yoi/"+realDecision)
+	for _, want := range []string{"status: resolved\n", "  - {session_id: s1, range: [1, 9]}\n", "Twice, over once: the sandbox is flaky.\n"} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the decision lacks %q:\n%s", want, rec)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".yoi", "memory", "_staging", realStagingID+".json")); !os.IsNotExist(err) {
+		t.Errorf("the staging entry was not consumed (%v)", err)
+	}
+}
+
+// checkOfferedTools checks the MCP tools a request offered the model
+// (names: the CLI's for each of ours) against ours, and, with schemas,
+// that memory_write's schema is ours.
+func checkOfferedTools(t *testing.T, offered map[string]json.RawMessage, name func(string) string, onlyOurs, schemas bool) {
+	t.Helper()
+	for _, tool := range realTools {
+		if _, ok := offered[name(tool)]; !ok {
+			t.Errorf("the model was not offered %s (offered: %v)", name(tool), keys(offered))
+		}
+	}
+	if s := string(offered[name("memory_write")]); schemas && (!strings.Contains(s, "staging_ids") || !strings.Contains(s, "derived_from")) {
+		t.Errorf("%s's schema is not ours: %s", name("memory_write"), s)
+	}
+	if !onlyOurs {
+		return
+	}
+	for n := range offered {
+		if !slices.Contains(realTools, strings.TrimPrefix(n, name(""))) {
+			t.Errorf("an MCP tool not ours was offered: %s", n)
+		}
+	}
+}
+
+func keys(m map[string]json.RawMessage) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestConsolidateRealClaude: the Claude Code recipe with the real claude
+// -p, offline against the Messages stand-in, which is scripted to call
+// mcp__yoimem__memory_read, memory_write and report and then end its
+// turn: git yoimem consolidate lands one commit, the llm engine's; the
+// brief reached the model, and the MCP tools offered were ours only
+// (--strict-mcp-config), even with another server in .mcp.json.
+func TestConsolidateRealClaude(t *testing.T) {
+	t.Parallel()
+	r := newClaudeRig(t)
+	claudeName := func(tool string) string { return "mcp__yoimem__" + tool }
+	var turns []standin.Turn
+	for i, c := range realCalls() {
+		turn := standin.Turn{Tools: []standin.ToolUse{{Name: claudeName(c.Tool), Input: c.Input}}}
+		if i > 0 {
+			turn.Want = []string{realAnswers[i-1]}
+		}
+		turns = append(turns, turn)
+	}
+	var names []string
+	for _, tool := range realTools {
+		names = append(names, claudeName(tool))
+	}
+	// as a model does: load the deferred MCP tools, try a tool the recipe
+	// does not allow, then read, write and report
+	load := standin.Turn{Want: []string{realPrinciple, realEntryText, "<yoimem-data>"}, Tools: []standin.ToolUse{{Name: "ToolSearch", Input: map[string]any{"query": "select:" + strings.Join(names, ",")}}}}
+	stray := standin.Turn{Want: []string{"tool_reference"}, Tools: []standin.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(r.dir, "notes.txt"), "content": "x\n"}}}}
+	turns = append([]standin.Turn{load, stray}, turns...)
+	r.api.Script(append(turns, standin.Turn{Want: []string{realAnswers[len(realAnswers)-1]}, Text: realFinalAnswer})...)
+	// the project's servers, approved: ours as install registers it, and
+	// another; the recipe keeps both out
+	r.write(".mcp.json", `{"mcpServers": {"yoimem": {"type": "stdio", "command": "git", "args": ["yoimem", "mcp"]}, "other": {"type": "stdio", "command": "git", "args": ["yoimem", "mcp"]}}}`+"\n")
+	r.approveProjectMCP()
+	r.write(".yoi/memory/_staging/"+realStagingID+".json", realStagingEntry)
+	model := recipe(t, "claude", r.claude)
+	r.git("config", "yoimem.consolidate.model", model)
+
+	stdout, stderr, code := r.exec(filepath.Join(r.bin, "git-yoimem"), "consolidate")
+	if code != 0 {
+		t.Fatalf("consolidate: exit %d\n%s%s\nthe run's log:\n%s", code, stdout, stderr, runLogs(t, r.dir))
+	}
+	if err := r.api.Err(); err != nil {
+		t.Fatalf("the Messages stand-in: %v", err)
+	}
+	checkConsolidated(t, r.git, r.dir, model)
+	for _, want := range []string{"agent CLI: memory_read e1", "agent CLI: memory_write .yoi/" + realDecision, "agent CLI: reported"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("consolidate's progress lacks %q:\n%s", want, stderr)
+		}
+	}
+	reqs := r.api.Scripted()
+	if len(reqs) != len(turns)+1 {
+		t.Fatalf("claude made %d scripted requests, want %d", len(reqs), len(turns)+1)
+	}
+	// in -p, a tool the recipe does not allow is refused, and nothing is
+	// written
+	if res := toolResults(t, reqs[2].Body); len(res) != 1 || !res[0].IsError {
+		t.Errorf("the Write the recipe does not allow was not refused: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "notes.txt")); !os.IsNotExist(err) {
+		t.Errorf("the Write the recipe does not allow wrote notes.txt (%v)", err)
+	}
+	// Claude Code defers MCP tools: the first request names them, and
+	// ToolSearch loads their schemas into the next requests' tools
+	mcpName := regexp.MustCompile(`mcp__[A-Za-z0-9_-]+`)
+	for i, req := range reqs {
+		named := map[string]json.RawMessage{}
+		for _, n := range mcpName.FindAllString(req.Text(), -1) {
+			named[n] = nil
+		}
+		checkOfferedTools(t, named, claudeName, true, false)
+		if i == 0 {
+			continue
+		}
+		loaded := map[string]json.RawMessage{}
+		var body struct {
+			Tools []struct {
+				Name   string          `json:"name"`
+				Schema json.RawMessage `json:"input_schema"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(req.Body, &body); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		for _, tool := range body.Tools {
+			if strings.HasPrefix(tool.Name, "mcp__") {
+				loaded[tool.Name] = tool.Schema
+			}
+		}
+		checkOfferedTools(t, loaded, claudeName, true, true)
+	}
+}
+
+// runLogs are the consolidation runs' logs, for a failure's message.
+func runLogs(t *testing.T, dir string) string {
+	t.Helper()
+	found, _ := filepath.Glob(filepath.Join(dir, ".git", "yoimem", "runs", "*.log"))
+	var b strings.Builder
+	for _, f := range found {
+		data, _ := os.ReadFile(f)
+		b.WriteString("== " + filepath.Base(f) + "\n" + string(data))
+	}
+	return b.String()
+}
