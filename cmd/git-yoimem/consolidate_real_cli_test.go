@@ -4,13 +4,17 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/yoimem/git-yoimem/agent/codex"
 	"github.com/yoimem/git-yoimem/internal/standin"
 )
 
@@ -267,4 +271,129 @@ func runLogs(t *testing.T, dir string) string {
 		b.WriteString("== " + filepath.Base(f) + "\n" + string(data))
 	}
 	return b.String()
+}
+
+// TestConsolidateRealCodex: the Codex recipe with the real codex exec,
+// offline against the Responses stand-in, which is scripted to call
+// memory_read, memory_write and report in the namespace Codex offers an
+// MCP server's tools in (mcp__yoimem) and then answer: git yoimem
+// consolidate lands one commit, the llm engine's; the brief reached the
+// model, the tools offered in that namespace are ours with our schemas,
+// and the run's server replaced the one the user registered under the
+// same name (as install --agent codex --scope user writes it).
+func TestConsolidateRealCodex(t *testing.T) {
+	t.Parallel()
+	const namespace = "mcp__yoimem"
+	var turns []standin.ResponsesTurn
+	for _, call := range realCalls() {
+		args, err := json.Marshal(call.Input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		turns = append(turns, standin.ResponsesTurn{Calls: []standin.ResponsesCall{{Name: call.Tool, Namespace: namespace, Arguments: string(args)}}})
+	}
+	c := newCodexRun(t, append(turns, standin.ResponsesTurn{Text: realFinalAnswer})...)
+	users, err := codex.MergeConfig(nil, codex.ConfigOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.configure(strings.TrimSpace(string(users)))
+	r := c.repo
+	r.git("rm", "-q", ".yoi/memory/decisions/structured-logging.md", ".yoi/memory/decisions/json-logs.md", ".yoi/memory/requests/checkout-retries.md")
+	r.git("commit", "-qm", "memory without lint errors")
+	if err := os.MkdirAll(r.path(".yoi/memory/_staging"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.write(".yoi/memory/_staging/"+realStagingID+".json", realStagingEntry)
+	model := recipe(t, "codex", c.bin)
+	r.git("config", "yoimem.consolidate.model", model)
+
+	cmd := r.command("consolidate")
+	cmd.Env = c.env // Codex's HOME and CODEX_HOME
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 5 * time.Second
+	if err := runWithin(cmd, 3*time.Minute); err != nil {
+		t.Fatalf("consolidate: %v\n%s%s\nthe run's log:\n%s", err, stdout.String(), stderr.String(), runLogs(t, r.dir))
+	}
+	checkConsolidated(t, r.git, r.dir, model)
+	for _, want := range []string{"agent CLI: memory_read e1", "agent CLI: memory_write .yoi/" + realDecision, "agent CLI: reported"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("consolidate's progress lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if left := c.server.Left(); left != 0 {
+		t.Errorf("%d scripted turns left", left)
+	}
+	reqs := c.server.Requests()
+	if len(reqs) != len(turns)+1 {
+		t.Fatalf("codex made %d requests, want %d", len(reqs), len(turns)+1)
+	}
+	for _, want := range []string{realPrinciple, realEntryText, "<yoimem-data>"} {
+		if !c.sentPrompt0Has(want) {
+			t.Errorf("the brief did not reach the model: no %q in its first request's user messages", want)
+		}
+	}
+	for i, answer := range realAnswers {
+		if !c.requestHas(i+1, answer) {
+			t.Errorf("request %d lacks the answer to %s (%q):\n%.3000s", i+1, realCalls()[i].Tool, answer, reqs[i+1].Body)
+		}
+	}
+	for i, req := range reqs {
+		var body struct {
+			Tools []struct {
+				Type  string `json:"type"`
+				Name  string `json:"name"`
+				Tools []struct {
+					Name   string          `json:"name"`
+					Params json.RawMessage `json:"parameters"`
+				} `json:"tools"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(req.Body, &body); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		offered := map[string]json.RawMessage{}
+		for _, tool := range body.Tools {
+			if tool.Type == "namespace" && tool.Name == namespace {
+				for _, f := range tool.Tools {
+					offered[f.Name] = f.Params
+				}
+			}
+		}
+		checkOfferedTools(t, offered, func(tool string) string { return tool }, true, true)
+	}
+}
+
+// sentPrompt0Has tells whether a user message of Codex's first request
+// holds text.
+func (c *codexRun) sentPrompt0Has(text string) bool {
+	c.t.Helper()
+	reqs := c.server.Requests()
+	if len(reqs) == 0 {
+		return false
+	}
+	msgs, err := reqs[0].Messages()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if m.Role == "user" && strings.Contains(strings.Join(m.Text, "\n"), text) {
+			return true
+		}
+	}
+	return false
+}
+
+// runWithin runs cmd, killed past limit.
+func runWithin(cmd *exec.Cmd, limit time.Duration) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	timer := time.AfterFunc(limit, func() { _ = cmd.Process.Kill() })
+	defer timer.Stop()
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("%w (killed after %v if still running)", err, limit)
+	}
+	return nil
 }
