@@ -292,11 +292,15 @@ func TestConsolidateRealCodex(t *testing.T) {
 		}
 		turns = append(turns, standin.ResponsesTurn{Calls: []standin.ResponsesCall{{Name: call.Tool, Namespace: namespace, Arguments: string(args)}}})
 	}
+	stray := standin.ResponsesTurn{Calls: []standin.ResponsesCall{{Name: "exec_command", Arguments: `{"cmd":"echo x > notes.txt; echo y >> .yoi/memory/summary.md","yield_time_ms":1000}`}}}
+	turns = append([]standin.ResponsesTurn{stray}, turns...)
 	c := newCodexRun(t, append(turns, standin.ResponsesTurn{Text: realFinalAnswer})...)
 	users, err := codex.MergeConfig(nil, codex.ConfigOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the user lets Codex write in the workspace; the recipe must not
+	c.top = append(c.top, `sandbox_mode = "workspace-write"`)
 	c.configure(strings.TrimSpace(string(users)))
 	r := c.repo
 	r.git("rm", "-q", ".yoi/memory/decisions/structured-logging.md", ".yoi/memory/decisions/json-logs.md", ".yoi/memory/requests/checkout-retries.md")
@@ -334,8 +338,17 @@ func TestConsolidateRealCodex(t *testing.T) {
 			t.Errorf("the brief did not reach the model: no %q in its first request's user messages", want)
 		}
 	}
+	if _, err := os.Stat(r.path("notes.txt")); !os.IsNotExist(err) {
+		t.Errorf("the shell command wrote notes.txt in the consolidation run (%v)", err)
+	}
+	if st := r.git("status", "--porcelain"); st != "" {
+		t.Errorf("the consolidation run changed the working tree:\n%s", st)
+	}
+	if !c.requestHas(1, "Read-only file system") {
+		t.Errorf("the shell command's writes were not refused:\n%.3000s", reqs[1].Body)
+	}
 	for i, answer := range realAnswers {
-		if !c.requestHas(i+1, answer) {
+		if !c.requestHas(i+2, answer) {
 			t.Errorf("request %d lacks the answer to %s (%q):\n%.3000s", i+1, realCalls()[i].Tool, answer, reqs[i+1].Body)
 		}
 	}
