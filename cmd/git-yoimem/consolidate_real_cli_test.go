@@ -154,8 +154,8 @@ func checkOfferedTools(t *testing.T, offered map[string]json.RawMessage, name fu
 		return
 	}
 	for n := range offered {
-		if !slices.Contains(realTools, strings.TrimPrefix(n, name(""))) {
-			t.Errorf("an MCP tool not ours was offered: %s", n)
+		if !strings.HasPrefix(n, name("")) || !slices.Contains(realTools, strings.TrimPrefix(n, name(""))) {
+			t.Errorf("a tool not ours was offered: %s", n)
 		}
 	}
 }
@@ -170,11 +170,12 @@ func keys(m map[string]json.RawMessage) []string {
 }
 
 // TestConsolidateRealClaude: the Claude Code recipe with the real claude
-// -p, offline against the Messages stand-in, which is scripted to call
-// mcp__yoimem__memory_read, memory_write and report and then end its
-// turn: git yoimem consolidate lands one commit, the llm engine's; the
-// brief reached the model, and the MCP tools offered were ours only
-// (--strict-mcp-config), even with another server in .mcp.json.
+// -p, offline against the Messages stand-in, which is scripted to try a
+// Write, then call mcp__yoimem__memory_read, memory_write and report, and
+// end its turn: git yoimem consolidate lands one commit, the llm engine's;
+// the brief reached the model; the Write was refused although the user's
+// settings allow it; the tools offered were ours only, with another server
+// and our read-only one in .mcp.json, approved.
 func TestConsolidateRealClaude(t *testing.T) {
 	t.Parallel()
 	r := newClaudeRig(t)
@@ -187,20 +188,26 @@ func TestConsolidateRealClaude(t *testing.T) {
 		}
 		turns = append(turns, turn)
 	}
-	var names []string
-	for _, tool := range realTools {
-		names = append(names, claudeName(tool))
+	// as a model might: try a tool the recipe leaves out, then read,
+	// write and report
+	stray := standin.Turn{
+		Want:  []string{realPrinciple, realEntryText, "<yoimem-data>"},
+		Tools: []standin.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(r.dir, "notes.txt"), "content": "x\n"}}},
 	}
-	// as a model does: load the deferred MCP tools, try a tool the recipe
-	// does not allow, then read, write and report
-	load := standin.Turn{Want: []string{realPrinciple, realEntryText, "<yoimem-data>"}, Tools: []standin.ToolUse{{Name: "ToolSearch", Input: map[string]any{"query": "select:" + strings.Join(names, ",")}}}}
-	stray := standin.Turn{Want: []string{"tool_reference"}, Tools: []standin.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(r.dir, "notes.txt"), "content": "x\n"}}}}
-	turns = append([]standin.Turn{load, stray}, turns...)
+	turns = append([]standin.Turn{stray}, turns...)
 	r.api.Script(append(turns, standin.Turn{Want: []string{realAnswers[len(realAnswers)-1]}, Text: realFinalAnswer})...)
 	// the project's servers, approved: ours as install registers it, and
 	// another; the recipe keeps both out
 	r.write(".mcp.json", `{"mcpServers": {"yoimem": {"type": "stdio", "command": "git", "args": ["yoimem", "mcp"]}, "other": {"type": "stdio", "command": "git", "args": ["yoimem", "mcp"]}}}`+"\n")
-	r.approveProjectMCP()
+	// and the user lets Claude Code write and run commands without asking;
+	// the recipe must not
+	user := `{"enableAllProjectMcpServers": true, "permissions": {"defaultMode": "acceptEdits", "allow": ["Write", "Edit", "Bash"]}}`
+	if err := os.MkdirAll(filepath.Join(r.home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.home, ".claude", "settings.json"), []byte(user+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r.write(".yoi/memory/_staging/"+realStagingID+".json", realStagingEntry)
 	model := recipe(t, "claude", r.claude)
 	r.git("config", "yoimem.consolidate.model", model)
@@ -222,16 +229,15 @@ func TestConsolidateRealClaude(t *testing.T) {
 	if len(reqs) != len(turns)+1 {
 		t.Fatalf("claude made %d scripted requests, want %d", len(reqs), len(turns)+1)
 	}
-	// in -p, a tool the recipe does not allow is refused, and nothing is
-	// written
-	if res := toolResults(t, reqs[2].Body); len(res) != 1 || !res[0].IsError {
-		t.Errorf("the Write the recipe does not allow was not refused: %+v", res)
+	// a tool the recipe leaves out is refused, and nothing is written
+	if res := toolResults(t, reqs[1].Body); len(res) != 1 || !res[0].IsError {
+		t.Errorf("the Write the recipe leaves out was not refused: %+v", res)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "notes.txt")); !os.IsNotExist(err) {
-		t.Errorf("the Write the recipe does not allow wrote notes.txt (%v)", err)
+		t.Errorf("the Write the recipe leaves out wrote notes.txt (%v)", err)
 	}
-	// Claude Code defers MCP tools: the first request names them, and
-	// ToolSearch loads their schemas into the next requests' tools
+	// the model is offered our tools and nothing else: no built-in tool,
+	// no other server's (a deferred placeholder aside, which names none)
 	mcpName := regexp.MustCompile(`mcp__[A-Za-z0-9_-]+`)
 	for i, req := range reqs {
 		named := map[string]json.RawMessage{}
@@ -239,25 +245,23 @@ func TestConsolidateRealClaude(t *testing.T) {
 			named[n] = nil
 		}
 		checkOfferedTools(t, named, claudeName, true, false)
-		if i == 0 {
-			continue
-		}
-		loaded := map[string]json.RawMessage{}
 		var body struct {
 			Tools []struct {
 				Name   string          `json:"name"`
 				Schema json.RawMessage `json:"input_schema"`
+				Defer  bool            `json:"defer_loading"`
 			} `json:"tools"`
 		}
 		if err := json.Unmarshal(req.Body, &body); err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
+		offered := map[string]json.RawMessage{}
 		for _, tool := range body.Tools {
-			if strings.HasPrefix(tool.Name, "mcp__") {
-				loaded[tool.Name] = tool.Schema
+			if !tool.Defer || strings.HasPrefix(tool.Name, "mcp__") {
+				offered[tool.Name] = tool.Schema
 			}
 		}
-		checkOfferedTools(t, loaded, claudeName, true, true)
+		checkOfferedTools(t, offered, claudeName, true, true)
 	}
 }
 
