@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/yoimem/git-yoimem/agent/codex"
+	"github.com/yoimem/git-yoimem/agent/handler"
 	"github.com/yoimem/git-yoimem/internal/standin"
 )
 
@@ -196,6 +197,8 @@ func TestConsolidateRealClaude(t *testing.T) {
 	}
 	turns = append([]standin.Turn{stray}, turns...)
 	r.api.Script(append(turns, standin.Turn{Want: []string{realAnswers[len(realAnswers)-1]}, Text: realFinalAnswer})...)
+	// our hooks, as install writes them (and the recorder beside them)
+	r.installHooks()
 	// the project's servers, approved: ours as install registers it, and
 	// another; the recipe keeps both out
 	r.write(".mcp.json", `{"mcpServers": {"yoimem": {"type": "stdio", "command": "git", "args": ["yoimem", "mcp"]}, "other": {"type": "stdio", "command": "git", "args": ["yoimem", "mcp"]}}}`+"\n")
@@ -229,6 +232,7 @@ func TestConsolidateRealClaude(t *testing.T) {
 	if len(reqs) != len(turns)+1 {
 		t.Fatalf("claude made %d scripted requests, want %d", len(reqs), len(turns)+1)
 	}
+	checkRunSession(t, r, reqs[0])
 	// a tool the recipe leaves out is refused, and nothing is written
 	if res := toolResults(t, reqs[1].Body); len(res) != 1 || !res[0].IsError {
 		t.Errorf("the Write the recipe leaves out was not refused: %+v", res)
@@ -262,6 +266,37 @@ func TestConsolidateRealClaude(t *testing.T) {
 			}
 		}
 		checkOfferedTools(t, offered, claudeName, true, true)
+	}
+}
+
+// checkRunSession checks what our hooks did in the consolidation's own
+// claude session (YOIMEM_RUN_ID in its environment): they ran, gave the
+// model no context and started no background run, each saying so in
+// the hooks' log.
+func checkRunSession(t *testing.T, r *claudeRig, first standin.Request) {
+	t.Helper()
+	events, inputs := r.hookInputs()
+	if !slices.Contains(events, "session-start") || !slices.Contains(events, "stop") {
+		t.Fatalf("the hooks that ran in the consolidation's session: %v; want session-start and stop among them", events)
+	}
+	var in struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal(inputs[0], &in); err != nil || in.SessionID == "" {
+		t.Fatalf("hook input: %v\n%s", err, inputs[0])
+	}
+	if strings.Contains(first.Text(), startListing) {
+		t.Errorf("SessionStart gave the consolidation's session context (%q)", startListing)
+	}
+	dir := filepath.Join(r.dir, ".git", "yoimem", "agent")
+	log, _ := os.ReadFile(handler.LogFile(dir, "claude-code"))
+	for _, kind := range []string{"session-start", "stop"} {
+		if !regexp.MustCompile(`(?m)` + kind + `: [a-z_]+: the agent session of consolidation run [0-9a-f-]{36}: nothing to add, no background run$`).Match(log) {
+			t.Errorf("the hooks' log does not say %s was the consolidation's own session:\n%s", kind, log)
+		}
+	}
+	if _, err := os.Stat(handler.StatusFile(dir, "claude-code", in.SessionID)); !os.IsNotExist(err) {
+		t.Errorf("a background run started for the consolidation's session %s (%v)", in.SessionID, err)
 	}
 }
 
