@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yoimem/git-yoimem/agent/codex"
 	"github.com/yoimem/git-yoimem/agent/handler"
 	"github.com/yoimem/git-yoimem/internal/standin"
 )
@@ -313,13 +312,15 @@ func runLogs(t *testing.T, dir string) string {
 }
 
 // TestConsolidateRealCodex: the Codex recipe with the real codex exec,
-// offline against the Responses stand-in, which is scripted to call
-// memory_read, memory_write and report in the namespace Codex offers an
-// MCP server's tools in (mcp__yoimem) and then answer: git yoimem
-// consolidate lands one commit, the llm engine's; the brief reached the
-// model, the tools offered in that namespace are ours with our schemas,
-// and the run's server replaced the one the user registered under the
-// same name (as install --agent codex --scope user writes it).
+// offline against the Responses stand-in, which is scripted to try a
+// shell write, then call memory_read, memory_write and report in the
+// namespace Codex offers an MCP server's tools in (mcp__yoimem), then
+// answer: git yoimem consolidate lands one commit, the llm engine's; the
+// brief reached the model; the write was refused although the user's
+// sandbox_mode allows it; the tools offered in that namespace are ours
+// with our schemas, the run's server replacing the one the user
+// registered under the same name (install --agent codex --scope user);
+// the user's notify ran after the turn and started no background run.
 func TestConsolidateRealCodex(t *testing.T) {
 	t.Parallel()
 	const namespace = "mcp__yoimem"
@@ -334,13 +335,13 @@ func TestConsolidateRealCodex(t *testing.T) {
 	stray := standin.ResponsesTurn{Calls: []standin.ResponsesCall{{Name: "exec_command", Arguments: `{"cmd":"echo x > notes.txt; echo y >> .yoi/memory/summary.md","yield_time_ms":1000}`}}}
 	turns = append([]standin.ResponsesTurn{stray}, turns...)
 	c := newCodexRun(t, append(turns, standin.ResponsesTurn{Text: realFinalAnswer})...)
-	users, err := codex.MergeConfig(nil, codex.ConfigOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// the user lets Codex write in the workspace; the recipe must not
+	// the user lets Codex write in the workspace (the recipe must not),
+	// and installed our MCP server and notify for every project (notify
+	// runs unreviewed; hooks would need the user's review first)
 	c.top = append(c.top, `sandbox_mode = "workspace-write"`)
-	c.configure(strings.TrimSpace(string(users)))
+	c.features["hooks"] = "false"
+	c.configure("")
+	c.install("--scope", "user", "--notify")
 	r := c.repo
 	r.git("rm", "-q", ".yoi/memory/decisions/structured-logging.md", ".yoi/memory/decisions/json-logs.md", ".yoi/memory/requests/checkout-retries.md")
 	r.git("commit", "-qm", "memory without lint errors")
@@ -368,6 +369,7 @@ func TestConsolidateRealCodex(t *testing.T) {
 	if left := c.server.Left(); left != 0 {
 		t.Errorf("%d scripted turns left", left)
 	}
+	checkCodexRunSession(t, r.path(".git/yoimem/agent"), runID(t, r.git))
 	reqs := c.server.Requests()
 	if len(reqs) != len(turns)+1 {
 		t.Fatalf("codex made %d requests, want %d", len(reqs), len(turns)+1)
@@ -414,6 +416,30 @@ func TestConsolidateRealCodex(t *testing.T) {
 			}
 		}
 		checkOfferedTools(t, offered, func(tool string) string { return tool }, true, true)
+	}
+}
+
+// runID is the run ID of the memory branch's last commit.
+func runID(t *testing.T, git func(...string) string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^Yoimem-Run: ([0-9a-f-]{36})$`).FindStringSubmatch(git("log", "-1", "--format=%B", "yoimem/memory"))
+	if m == nil {
+		t.Fatal("the memory commit names no run")
+	}
+	return m[1]
+}
+
+// checkCodexRunSession checks that notify ran after the consolidation's
+// own codex turn and, told by YOIMEM_RUN_ID, started no background run.
+func checkCodexRunSession(t *testing.T, dir, run string) {
+	t.Helper()
+	log, _ := os.ReadFile(handler.LogFile(dir, "codex"))
+	m := regexp.MustCompile(`(?m)session "([^"]+)": notify: stop: the agent session of consolidation run ` + run + `: nothing to add, no background run$`).FindSubmatch(log)
+	if m == nil {
+		t.Fatalf("the hooks' log does not say notify ran in consolidation run %s's own session:\n%s", run, log)
+	}
+	if _, err := os.Stat(handler.StatusFile(dir, "codex", string(m[1]))); !os.IsNotExist(err) {
+		t.Errorf("a background run started for the consolidation's session %s (%v)", m[1], err)
 	}
 }
 
