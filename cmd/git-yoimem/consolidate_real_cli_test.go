@@ -58,16 +58,16 @@ const realStagingEntry = `{
 // realTools are the run's tools, as the MCP server names them.
 var realTools = []string{"knowledge_search", "memory_delete", "memory_edit", "memory_read", "memory_search", "memory_write", "report"}
 
-// realCalls are the tool calls, in order, each in its own turn: read the
-// entry, write the decision drawing on it, report.
-func realCalls() []struct {
+// realCall is a tool call a CLI is scripted to make, by our tool's name.
+type realCall struct {
 	Tool  string
 	Input map[string]any
-} {
-	return []struct {
-		Tool  string
-		Input map[string]any
-	}{
+}
+
+// realCalls are the tool calls, in order, each in its own turn: read the
+// entry, write the decision drawing on it, report.
+func realCalls() []realCall {
+	return []realCall{
 		{"memory_read", map[string]any{"path": "e1"}},
 		{"memory_write", map[string]any{"path": realDecision, "content": realDecisionMD, "reason": realReason, "staging_ids": []string{"e1"}}},
 		{"report", map[string]any{"summary": realReport}},
@@ -101,7 +101,7 @@ func recipe(t *testing.T, cli, bin string) string {
 	}
 	value := string(m[1])
 	if value == "" {
-		value = regexp.MustCompile(`\\(.)`).ReplaceAllString(string(m[2]), "$1") // inside double quotes
+		value = regexp.MustCompile("\\\\([\"\\\\$`])").ReplaceAllString(string(m[2]), "$1") // inside double quotes
 	}
 	return "command:" + shellWord(bin) + strings.TrimPrefix(value, "command:"+cli)
 }
