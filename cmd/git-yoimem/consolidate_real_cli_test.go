@@ -137,10 +137,10 @@ func checkConsolidated(t *testing.T, git func(...string) string, dir, model stri
 	}
 }
 
-// checkOfferedTools checks the MCP tools a request offered the model
-// (names: the CLI's for each of ours) against ours, and, with schemas,
-// that memory_write's schema is ours.
-func checkOfferedTools(t *testing.T, offered map[string]json.RawMessage, name func(string) string, onlyOurs, schemas bool) {
+// checkOfferedTools checks the tools a request offered the model (names:
+// the CLI's for each of ours): ours, all of them and nothing else, and,
+// with schemas, memory_write's schema ours.
+func checkOfferedTools(t *testing.T, offered map[string]json.RawMessage, name func(string) string, schemas bool) {
 	t.Helper()
 	for _, tool := range realTools {
 		if _, ok := offered[name(tool)]; !ok {
@@ -149,9 +149,6 @@ func checkOfferedTools(t *testing.T, offered map[string]json.RawMessage, name fu
 	}
 	if s := string(offered[name("memory_write")]); schemas && (!strings.Contains(s, "staging_ids") || !strings.Contains(s, "derived_from")) {
 		t.Errorf("%s's schema is not ours: %s", name("memory_write"), s)
-	}
-	if !onlyOurs {
-		return
 	}
 	for n := range offered {
 		if !strings.HasPrefix(n, name("")) || !slices.Contains(realTools, strings.TrimPrefix(n, name(""))) {
@@ -247,7 +244,7 @@ func TestConsolidateRealClaude(t *testing.T) {
 		for _, n := range mcpName.FindAllString(req.Text(), -1) {
 			named[n] = nil
 		}
-		checkOfferedTools(t, named, claudeName, true, false)
+		checkOfferedTools(t, named, claudeName, false)
 		var body struct {
 			Tools []struct {
 				Name   string          `json:"name"`
@@ -264,7 +261,7 @@ func TestConsolidateRealClaude(t *testing.T) {
 				offered[tool.Name] = tool.Schema
 			}
 		}
-		checkOfferedTools(t, offered, claudeName, true, true)
+		checkOfferedTools(t, offered, claudeName, true)
 	}
 }
 
@@ -415,7 +412,7 @@ func TestConsolidateRealCodex(t *testing.T) {
 				}
 			}
 		}
-		checkOfferedTools(t, offered, func(tool string) string { return tool }, true, true)
+		checkOfferedTools(t, offered, func(tool string) string { return tool }, true)
 	}
 }
 
