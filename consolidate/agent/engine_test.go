@@ -260,14 +260,14 @@ func TestProgress(t *testing.T) {
 	}}
 	_, _, err := run(t, "anthropic", e, nil,
 		func(*testing.T, []seen) reply {
-			return calls(call{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/memory/summary.md")})}, call{ToolMemoryDelete, js(DeleteInput{PathInput: at(".yoi/memory/decisions/json-logs.md"), Categories: []string{"superseded"}, Reason: "r"})})
+			return calls(call{ToolMemoryRead, js(ReadInput{PathInput: at(".yoi/memory/summary.md")})}, call{ToolMemoryRead, js(ReadInput{PathInput: at("e1")})}, call{ToolMemoryDelete, js(DeleteInput{PathInput: at(".yoi/memory/decisions/json-logs.md"), Categories: []string{"superseded"}, Reason: "r"})})
 		},
 		reportStep("nothing"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := strings.Join(events, "; ")
-	if want := "turn 1 of 5; memory_read .yoi/memory/summary.md; memory_delete .yoi/memory/decisions/json-logs.md (refused); turn 2 of 5; report; report: nothing"; got != want {
+	if want := "turn 1 of 5; memory_read .yoi/memory/summary.md; memory_read e1; memory_delete .yoi/memory/decisions/json-logs.md (refused); turn 2 of 5; report; report: nothing"; got != want {
 		t.Errorf("events:\n%s\nwant\n%s", got, want)
 	}
 }

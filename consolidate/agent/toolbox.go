@@ -79,6 +79,9 @@ func (tb *toolbox) run(ctx context.Context, c llm.ToolCall, out *outcome) (strin
 			return "", err
 		}
 		out.target = displayPath(in.Path)
+		if i, ok := tb.es.lookup(in.Path); ok && !strings.Contains(in.Path, "/") {
+			out.target = alias(i) // e1 is no path: not .yoi/e1
+		}
 		return tb.read(in)
 	case ToolKnowledgeSearch, ToolMemorySearch:
 		var in memory.SearchInput

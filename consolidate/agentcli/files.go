@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/yoimem/git-yoimem/consolidate/agent"
 	"github.com/yoimem/git-yoimem/llm"
@@ -124,9 +125,13 @@ func (l *runLog) call(name string, r agent.CallResult) {
 	}
 	text := r.Content
 	if len(text) > maxLoggedResult {
-		text = text[:maxLoggedResult] + fmt.Sprintf("… (%d bytes)", len(r.Content))
+		cut := maxLoggedResult
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut-- // not inside a character: the log stays UTF-8
+		}
+		text = text[:cut] + fmt.Sprintf("… (%d bytes)", len(r.Content))
 	}
-	l.note("tool %s %s: %s\n%s", name, r.Target, status, strings.TrimRight(text, "\n"))
+	l.note("tool %s: %s\n%s", strings.TrimSpace(name+" "+r.Target), status, strings.TrimRight(text, "\n"))
 }
 
 func (l *runLog) output(res llm.ExecResult) {

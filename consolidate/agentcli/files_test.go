@@ -3,11 +3,16 @@ package agentcli
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/yoimem/git-yoimem/consolidate/agent"
 )
 
 // TestExpand: the placeholders are replaced wherever they occur in a
@@ -70,5 +75,41 @@ func TestHello(t *testing.T) {
 	fi, err := os.Stat(l.addrFile)
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("address file %v %v; want 0600", fi, err)
+	}
+}
+
+// TestLogCall: each tool call is logged as "tool <name> [<target>]:
+// <status>" and its answer; a long answer is cut on a character boundary
+// with its size.
+func TestLogCall(t *testing.T) {
+	long := strings.Repeat("é", maxLoggedResult) // two bytes each: a cut at maxLoggedResult bytes falls between them or not
+	for _, c := range []struct {
+		name string
+		r    agent.CallResult
+		want string
+	}{
+		{"memory_read", agent.CallResult{Target: "e1", Content: "e1: staging entry\n"}, "tool memory_read e1: ok\ne1: staging entry\n"},
+		{"report", agent.CallResult{Content: "Report received."}, "tool report: ok\nReport received.\n"},
+		{"memory_write", agent.CallResult{Target: ".yoi/x.md", IsError: true, Content: "no"}, "tool memory_write .yoi/x.md: refused\nno\n"},
+		{"memory_search", agent.CallResult{Target: "q", Content: long + "x"}, "tool memory_search q: ok\n" + long[:maxLoggedResult] + fmt.Sprintf("… (%d bytes)\n", len(long)+1)},
+		{"memory_search", agent.CallResult{Target: "q", Content: "x" + long}, "tool memory_search q: ok\nx" + long[:maxLoggedResult-2] + fmt.Sprintf("… (%d bytes)\n", len(long)+1)},
+	} {
+		path := filepath.Join(t.TempDir(), "run.log")
+		l, err := openLog(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.call(c.name, c.r)
+		l.Close()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != c.want {
+			t.Errorf("%s: logged %.200q…\nwant %.200q…", c.name, b, c.want)
+		}
+		if !utf8.Valid(b) {
+			t.Errorf("%s: the log is not valid UTF-8", c.name)
+		}
 	}
 }

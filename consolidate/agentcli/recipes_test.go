@@ -23,10 +23,10 @@ func TestRecipes(t *testing.T) {
 		name, value string
 		want        []string
 	}{
-		{"claude", `command:claude -p --mcp-config {mcp_config} --strict-mcp-config --allowedTools mcp__yoimem__memory_read,mcp__yoimem__memory_write,mcp__yoimem__memory_edit,mcp__yoimem__memory_delete,mcp__yoimem__knowledge_search,mcp__yoimem__memory_search,mcp__yoimem__report`,
-			[]string{"claude", "-p", "--mcp-config", "/r/mcp.json", "--strict-mcp-config", "--allowedTools", "mcp__yoimem__memory_read,mcp__yoimem__memory_write,mcp__yoimem__memory_edit,mcp__yoimem__memory_delete,mcp__yoimem__knowledge_search,mcp__yoimem__memory_search,mcp__yoimem__report"}},
-		{"codex", `command:codex exec -c 'mcp_servers.yoimem.command="git"' -c 'mcp_servers.yoimem.args=["yoimem","mcp","--run","{run_id}"]' -c 'mcp_servers.yoimem.env_vars=["YOIMEM_RUN_TOKEN"]' -`,
-			[]string{"codex", "exec", "-c", `mcp_servers.yoimem.command="git"`, "-c", `mcp_servers.yoimem.args=["yoimem","mcp","--run","run-1"]`, "-c", `mcp_servers.yoimem.env_vars=["YOIMEM_RUN_TOKEN"]`, "-"}},
+		{"claude", `command:claude -p --tools "" --mcp-config {mcp_config} --strict-mcp-config --allowedTools mcp__yoimem__memory_read,mcp__yoimem__memory_write,mcp__yoimem__memory_edit,mcp__yoimem__memory_delete,mcp__yoimem__knowledge_search,mcp__yoimem__memory_search,mcp__yoimem__report`,
+			[]string{"claude", "-p", "--tools", "", "--mcp-config", "/r/mcp.json", "--strict-mcp-config", "--allowedTools", "mcp__yoimem__memory_read,mcp__yoimem__memory_write,mcp__yoimem__memory_edit,mcp__yoimem__memory_delete,mcp__yoimem__knowledge_search,mcp__yoimem__memory_search,mcp__yoimem__report"}},
+		{"codex", `command:codex exec --sandbox read-only -c 'mcp_servers.yoimem.command="git"' -c 'mcp_servers.yoimem.args=["yoimem","mcp","--run","{run_id}"]' -c 'mcp_servers.yoimem.env_vars=["YOIMEM_RUN_TOKEN"]' -c 'mcp_servers.yoimem.default_tools_approval_mode="approve"' -`,
+			[]string{"codex", "exec", "--sandbox", "read-only", "-c", `mcp_servers.yoimem.command="git"`, "-c", `mcp_servers.yoimem.args=["yoimem","mcp","--run","run-1"]`, "-c", `mcp_servers.yoimem.env_vars=["YOIMEM_RUN_TOKEN"]`, "-c", `mcp_servers.yoimem.default_tools_approval_mode="approve"`, "-"}},
 	} {
 		argv, err := llm.SplitArgv(strings.TrimPrefix(c.value, "command:"))
 		if err != nil {

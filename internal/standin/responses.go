@@ -33,6 +33,9 @@ type ResponsesCall struct {
 	// input of a custom (freeform) tool such as apply_patch.
 	Arguments string
 	Custom    bool
+	// Namespace is the namespace of a namespaced function tool (Codex
+	// offers an MCP server's tools in one, mcp__<server>); "" for none.
+	Namespace string
 	CallID    string // "" numbers it: call_1, call_2, …
 }
 
@@ -171,6 +174,9 @@ func (s *ResponsesServer) events(t ResponsesTurn, n, requestBytes int) []event {
 	for _, c := range t.Calls {
 		id := s.callID(c)
 		item := event{"type": "function_call", "id": "fc_" + id, "call_id": id, "name": c.Name, "arguments": c.Arguments, "status": "completed"}
+		if c.Namespace != "" {
+			item["namespace"] = c.Namespace
+		}
 		if c.Custom {
 			item = event{"type": "custom_tool_call", "id": "ctc_" + id, "call_id": id, "name": c.Name, "input": c.Arguments, "status": "completed"}
 		}

@@ -127,3 +127,33 @@ func TestResponsesRequestMessages(t *testing.T) {
 		t.Errorf("a body that is not JSON: %v", err)
 	}
 }
+
+// TestResponsesNamespace: a call of a namespaced function tool (Codex
+// offers an MCP server's tools in the namespace mcp__<server>) carries
+// its namespace beside its name; a call without one has none.
+func TestResponsesNamespace(t *testing.T) {
+	s, err := StartResponses(ResponsesTurn{Calls: []ResponsesCall{
+		{Name: "memory_read", Namespace: "mcp__yoimem", Arguments: `{"path":"e1"}`},
+		{Name: "exec_command", Arguments: `{"cmd":"ls"}`},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var items []map[string]any
+	for _, ev := range sse(t, post(t, s.URL, "/responses", `{"stream":true}`)) {
+		var data map[string]any
+		if err := json.Unmarshal([]byte(ev[1]), &data); err != nil {
+			t.Fatal(err)
+		}
+		if ev[0] == "response.output_item.done" {
+			items = append(items, data["item"].(map[string]any))
+		}
+	}
+	if len(items) != 2 || items[0]["name"] != "memory_read" || items[0]["namespace"] != "mcp__yoimem" || items[0]["type"] != "function_call" {
+		t.Errorf("the namespaced call: %v", items)
+	}
+	if _, ok := items[len(items)-1]["namespace"]; ok {
+		t.Errorf("a call without a namespace has one: %v", items[len(items)-1])
+	}
+}
