@@ -108,7 +108,7 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	}
 	res, err := githook.PreCommit(ctx, githook.Commit{Repo: w.Repo, Prefix: prefix, Index: w.Repo.IndexFile(env.Dir, env.Getenv),
 		Lint: func() (lint.Options, error) {
-			if err := configure(ctx, w); err != nil {
+			if err := hookConfigError(w.Configure(ctx)); err != nil {
 				return lint.Options{}, err
 			}
 			return w.LintOptions(), nil
