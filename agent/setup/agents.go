@@ -17,6 +17,9 @@ import (
 // not set.
 var ErrNoHome = errors.New("HOME is not set to an absolute directory")
 
+// ErrCodexHome: CODEX_HOME is set to a relative path.
+var ErrCodexHome = errors.New("Codex's directory")
+
 // Scope is where an agent's settings live.
 type Scope string
 
@@ -128,7 +131,7 @@ func (a Agent) Files(sc Scope, loc Locations) ([]File, error) {
 	}
 	if sc == User && a.Name == Codex && loc.CodexHome != "" {
 		if !filepath.IsAbs(loc.CodexHome) {
-			return nil, fmt.Errorf("CODEX_HOME %q is not an absolute directory", loc.CodexHome)
+			return nil, fmt.Errorf("%w: CODEX_HOME %q is not an absolute directory", ErrCodexHome, loc.CodexHome)
 		}
 	} else if sc == User || needsHome(a, sc) {
 		if loc.Home == "" || !filepath.IsAbs(loc.Home) {

@@ -11,12 +11,39 @@ import (
 	"syscall"
 
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
+	"github.com/yoimem/git-yoimem/internal/quote"
 )
 
 // MaxFileBytes bounds a settings file read: ~/.claude.json, Claude
-// Code's state, grows with every project; anything past this is not a
-// settings file we should be editing.
-const MaxFileBytes = 64 << 20
+// Code's state, grows with every project to a few MB; anything past this
+// is not a settings file we should be parsing and editing (a 47 MB one
+// took 736 MB of memory).
+const MaxFileBytes = 16 << 20
+
+// The problems a settings file itself can have; a *FileError wraps them,
+// naming the file, so that a front end can say what to do about each.
+var (
+	ErrDanglingLink = errors.New("a symbolic link to a file that does not exist")
+	ErrNotRegular   = errors.New("not a regular file")
+	ErrReadOnly     = errors.New("read-only")
+	ErrTooLarge     = errors.New("too large for a settings file")
+)
+
+// stateError is a problem said with the file as its subject: ".mcp.json
+// is read-only ...", not ".mcp.json: ...".
+type stateError struct {
+	msg  string
+	kind error
+}
+
+func (e *stateError) Error() string { return e.msg }
+func (e *stateError) Unwrap() error { return e.kind }
+
+func tooLarge(size int64) error {
+	return &stateError{kind: ErrTooLarge, msg: "is " + quote.Thousands(size) + " bytes, over the limit of " + quote.Thousands(MaxFileBytes) + " for a settings file"}
+}
+
+var errReadOnly = &stateError{kind: ErrReadOnly, msg: "is read-only (its write permission is off: your lock on it), and git-yoimem does not write through it"}
 
 // Action is what a plan does to one file.
 type Action string
@@ -37,6 +64,10 @@ type Change struct {
 	target string // the file written: Path, or what a symlink at Path points to
 	link   bool   // Path is a symlink
 	mode   fs.FileMode
+	// ReadOnly: the file's owner may not write it, the user's lock on
+	// it. A plan that would change it is refused (Check); the rename of
+	// an atomic write would replace it regardless of its mode.
+	ReadOnly bool
 }
 
 // Plan is an install or uninstall of one agent in one scope, computed
@@ -66,7 +97,13 @@ type FileError struct {
 	Err     error
 }
 
-func (e *FileError) Error() string { return e.File.Show + ": " + e.Err.Error() }
+func (e *FileError) Error() string {
+	var se *stateError
+	if errors.As(e.Err, &se) {
+		return e.File.Show + " " + e.Err.Error()
+	}
+	return e.File.Show + ": " + e.Err.Error()
+}
 func (e *FileError) Unwrap() error { return e.Err }
 
 // PlanInstall reads every file of the agent's setup in scope sc and
@@ -159,7 +196,7 @@ func change(f File, do step) (Change, error) {
 		// a dotfiles manager's link stays a link: its target is edited
 		t, err := filepath.EvalSymlinks(f.Path)
 		if err != nil {
-			return Change{}, &FileError{File: f, Err: fmt.Errorf("a symbolic link to a file that does not exist (%w)", err)}
+			return Change{}, &FileError{File: f, Err: fmt.Errorf("%w (%v)", ErrDanglingLink, err)}
 		}
 		c.target, c.link = t, true
 	}
@@ -175,7 +212,9 @@ func change(f File, do step) (Change, error) {
 		return Change{}, &FileError{File: f, Invalid: true, Err: err}
 	}
 	c.Action, c.New = act, content
-	return keepLinks(c), nil
+	c = keepLinks(c)
+	c.ReadOnly = exists && c.mode&0o200 == 0
+	return c, nil
 }
 
 // read reads a regular file, bounded; a missing file is !exists. It
@@ -186,7 +225,7 @@ func read(path string) ([]byte, fs.FileMode, bool, error) {
 	} else if err != nil {
 		return nil, 0, false, err
 	} else if !fi.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("not a regular file")
+		return nil, 0, false, ErrNotRegular
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -198,27 +237,41 @@ func read(path string) ([]byte, fs.FileMode, bool, error) {
 		return nil, 0, false, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("not a regular file")
+		return nil, 0, false, ErrNotRegular
 	}
 	if fi.Size() > MaxFileBytes {
-		return nil, 0, false, fmt.Errorf("is %d bytes, over the limit of %d for a settings file", fi.Size(), MaxFileBytes)
+		return nil, 0, false, tooLarge(fi.Size())
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, 0, false, err
 	}
-	if len(b) > MaxFileBytes {
-		return nil, 0, false, fmt.Errorf("is over the limit of %d bytes for a settings file", MaxFileBytes)
+	if len(b) > MaxFileBytes { // it grew since the stat
+		return nil, 0, false, tooLarge(int64(len(b)))
 	}
 	return b, fi.Mode().Perm(), true, nil
 }
 
-// Apply writes the plan: each changed file atomically with its mode
+// Check refuses a plan that would change a read-only file: a
+// *FileError wrapping ErrReadOnly, for the first such file.
+func (p *Plan) Check() error {
+	for _, c := range p.Changes {
+		if c.ReadOnly && c.Action != Unchanged {
+			return &FileError{File: c.File, Err: errReadOnly}
+		}
+	}
+	return nil
+}
+
+// Apply checks the plan (Check), then writes it: each changed file atomically with its mode
 // kept (new files get the table's), creating directories as needed, and
 // removes the files it removes (and the directory we would have created
 // for one, when it is left empty). It stops at the first error, naming
 // the file; files written before it stay written (each is whole).
 func (p *Plan) Apply() error {
+	if err := p.Check(); err != nil {
+		return err
+	}
 	for _, c := range p.Changes {
 		if err := c.apply(); err != nil {
 			return &FileError{File: c.File, Err: err}

@@ -169,19 +169,24 @@ func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOption
 			p, err = setup.PlanUninstall(a, sc, loc)
 		}
 		if err != nil {
-			return agentSetupError(err)
+			return agentSetupError(err, install)
 		}
 		plans = append(plans, p)
 	}
 	if o.print {
 		return printPlans(env, plans)
 	}
+	for _, p := range plans {
+		if err := p.Check(); err != nil {
+			return agentSetupError(err, install) // before any is written
+		}
+	}
 	for i, p := range plans {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if err := p.Apply(); err != nil {
-			return agentSetupError(err)
+			return agentSetupError(err, install)
 		}
 		reportPlan(env, agents[i], p, install, o.write)
 		if install {
@@ -266,9 +271,51 @@ func printPlans(env Env, plans []*setup.Plan) error {
 }
 
 // agentSetupError: a file that cannot be merged refuses the operation
-// (exit 1, nothing written); one that cannot be read or written could
-// not run (exit 2).
-func agentSetupError(err error) error {
+// (exit 1, nothing written), as does one the user locked (read-only) or
+// one too large to be a settings file; one that cannot be read or
+// written could not run (exit 2). Every error ends with what to do.
+func agentSetupError(err error, install bool) error {
+	var fe *setup.FileError
+	if errors.As(err, &fe) {
+		if e := agentFileError(err, fe, install); e != nil {
+			return e
+		}
+	}
+	return agentPlanError(err)
+}
+
+// agentFileError is the error of a file that is not a settings file we
+// can use as it is, or nil for another error.
+func agentFileError(err error, fe *setup.FileError, install bool) error {
+	show := fe.File.Show
+	again := "then run the command again"
+	switch {
+	case errors.Is(err, setup.ErrDanglingLink):
+		return cannotRun(err, "create the file the link points to (an empty file will do) or remove the link, "+again)
+	case errors.Is(err, setup.ErrNotRegular):
+		return cannotRun(err, "move "+show+" out of the way (it must be a regular file, or absent: install creates it), "+again)
+	case errors.Is(err, setup.ErrReadOnly):
+		other := "or take git-yoimem's entries out of it yourself"
+		if install {
+			other = "or see the change with --print and make it yourself"
+		}
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"if git-yoimem may edit it, make it writable (chmod u+w " + show + "), " + again, other}}
+	case errors.Is(err, setup.ErrTooLarge):
+		other := "or take git-yoimem's entries out of it yourself"
+		if install {
+			other = "or move " + show + " away, run the command (it writes a new file with git-yoimem's entries), and merge the two yourself"
+		}
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"look at what fills " + show + " and trim it below the limit, " + again, other}}
+	case !fe.Invalid:
+		return cannotRun(err, "check "+show+" and the directories above it (ls -ld): it must be a regular file you can read and write (or absent) in a directory you can write; "+again+" (it changes only what differs)")
+	}
+	return nil
+}
+
+// agentPlanError is the error of anything but a settings file itself.
+func agentPlanError(err error) error {
 	var fe *setup.FileError
 	var taken *codex.NotifyTakenError
 	var we *workspace.Error
@@ -297,6 +344,10 @@ func agentSetupError(err error) error {
 			"fix " + fe.File.Show + " (JSON without comments or trailing commas, an object at the top) and run the command again"}}
 	case errors.Is(err, setup.ErrNoHome):
 		return cannotRun(err, "set HOME to your home directory, or use --scope project")
+	case errors.Is(err, setup.ErrCodexHome):
+		return cannotRun(err, "set CODEX_HOME to an absolute directory, or unset it to use ~/.codex")
+	case errors.Is(err, context.Canceled):
+		return err // interrupted: run reports it
 	}
-	return cannotRun(err)
+	return cannotRun(err, "run 'git yoimem doctor' to see what is set up and what is wrong")
 }
