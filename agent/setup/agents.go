@@ -53,6 +53,12 @@ type Locations struct {
 	Home string // the user's home directory (absolute); "" when unknown
 	// CodexHome is CODEX_HOME, Codex's directory; "" is ~/.codex.
 	CodexHome string
+	// Created is this machine's record of the settings files install
+	// created, which uninstall alone may remove (created.go): for the
+	// project and local scopes <git-common-dir>/yoimem/agent/created.json,
+	// for the user scope $XDG_CONFIG_HOME/git-yoimem/created.json. ""
+	// keeps no record: uninstall then removes no file.
+	Created string
 	// Context is the repository's always-on memory context, for a file
 	// that holds it (Codex's AGENTS.md); nil when there is none to give.
 	Context func() (agent.Context, error)

@@ -51,7 +51,7 @@ type Action string
 const (
 	Create    Action = "create"    // the file is new
 	Update    Action = "update"    // our entries added, changed or taken out
-	Remove    Action = "remove"    // uninstall left only an empty object: the file goes
+	Remove    Action = "remove"    // uninstall left nothing in a file install created: the file goes
 	Unchanged Action = "unchanged" // nothing to do
 )
 
@@ -64,6 +64,9 @@ type Change struct {
 	target string // the file written: Path, or what a symlink at Path points to
 	link   bool   // Path is a symlink
 	mode   fs.FileMode
+	// Kept: uninstall left the file holding nothing, but it stays, as
+	// install did not create it (or it is behind a link).
+	Kept bool
 	// ReadOnly: the file's owner may not write it, the user's lock on
 	// it. A plan that would change it is refused (Check); the rename of
 	// an atomic write would replace it regardless of its mode.
@@ -76,6 +79,7 @@ type Plan struct {
 	Agent   string
 	Scope   Scope
 	Changes []Change
+	created *created // the record of files install created, kept by Apply
 }
 
 // Changed tells whether applying the plan writes anything.
@@ -135,9 +139,10 @@ func PlanInstall(a Agent, sc Scope, loc Locations, o Options) (*Plan, error) {
 // PlanUninstall reads every file of the agent's setup in scope sc and
 // takes our entries out of each. A file left as the empty object an
 // install starts a new file from holds nothing but what we had added:
-// it is removed.
+// it is removed if install created it (loc.Created's record says so),
+// and kept otherwise (Change.Kept).
 func PlanUninstall(a Agent, sc Scope, loc Locations) (*Plan, error) {
-	return plan(a, sc, loc, func(f File, old []byte, exists bool) (Action, []byte, error) {
+	p, err := plan(a, sc, loc, func(f File, old []byte, exists bool) (Action, []byte, error) {
 		if !exists {
 			return Unchanged, nil, nil
 		}
@@ -153,7 +158,28 @@ func PlanUninstall(a Agent, sc Scope, loc Locations) (*Plan, error) {
 		}
 		return Update, out, nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range p.Changes {
+		if c.Action == Remove && !p.created.has(c.target) {
+			p.Changes[i].Action, p.Changes[i].Kept = Update, true
+		}
+		if blank, ok := p.created.blankOf(c.target); ok && c.Old != nil && isEmptyObject(c.New) && c.Action != Unchanged {
+			// the blank file install found gets its bytes back
+			p.Changes[i].New, p.Changes[i].Kept = blank, true
+			p.Changes[i].Action = Update
+			if bytes.Equal(blank, c.Old) {
+				p.Changes[i].Action = Unchanged
+			}
+		}
+	}
+	return p, nil
 }
+
+// isBlank: an empty file, or white space only, which a merge reads as
+// the empty object.
+func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 && len(b) <= maxBlank }
 
 // isEmptyObject: what a merge starts a missing file from, "{}\n", and
 // the empty object in the file's own line ending; for a file that is
@@ -169,7 +195,7 @@ type step func(f File, old []byte, exists bool) (Action, []byte, error)
 // manager's); uninstall empties it rather than remove it.
 func keepLinks(c Change) Change {
 	if c.link && c.Action == Remove {
-		c.Action = Update
+		c.Action, c.Kept = Update, true
 	}
 	return c
 }
@@ -179,7 +205,11 @@ func plan(a Agent, sc Scope, loc Locations, do step) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Agent: a.Name, Scope: sc}
+	rec, err := loadCreated(loc.Created)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Agent: a.Name, Scope: sc, created: rec}
 	for _, f := range files {
 		c, err := change(f, do)
 		if err != nil {
@@ -263,18 +293,40 @@ func (p *Plan) Check() error {
 	return nil
 }
 
-// Apply checks the plan (Check), then writes it: each changed file atomically with its mode
-// kept (new files get the table's), creating directories as needed, and
-// removes the files it removes (and the directory we would have created
-// for one, when it is left empty). It stops at the first error, naming
-// the file; files written before it stay written (each is whole).
-func (p *Plan) Apply() error {
+// Apply checks the plan (Check), then writes it: each changed file
+// atomically with its mode kept (new files get the table's), creating
+// directories as needed, and removes the files it removes (and the
+// directory we would have created for one, when it is left empty). The
+// record of created files (Locations.Created) gains the files it
+// creates and loses those it removes. It stops at the first error,
+// naming the file; files written before it stay written (each is whole)
+// and recorded.
+func (p *Plan) Apply() (rerr error) {
 	if err := p.Check(); err != nil {
 		return err
 	}
+	changed := false
+	defer func() {
+		// the files written so far are recorded even when one fails
+		if changed {
+			if err := p.created.save(); err != nil && rerr == nil {
+				rerr = fmt.Errorf("the record of the files install created: %w", err)
+			}
+		}
+	}()
 	for _, c := range p.Changes {
 		if err := c.apply(); err != nil {
 			return &FileError{File: c.File, Err: err}
+		}
+		switch {
+		case c.Action == Create:
+			changed = p.created.set(c.target, true) || changed
+		case c.Action == Remove:
+			changed = p.created.set(c.target, false) || changed
+		case c.Action == Update && c.Old != nil && isBlank(c.Old) && !isBlank(c.New):
+			changed = p.created.setBlank(c.target, c.Old) || changed // install into a blank file
+		case c.Action == Update && c.Kept:
+			changed = p.created.setBlank(c.target, nil) || changed // uninstall gave it back
 		}
 	}
 	return nil

@@ -91,6 +91,7 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		loc.CodexHome = env.Getenv("CODEX_HOME")
 	}
 	if sc == setup.User {
+		loc.Created = userCreatedRecord(env)
 		return loc, nil, nil
 	}
 	w, err := locate(ctx, env, g)
@@ -98,6 +99,7 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		return loc, nil, err
 	}
 	loc.Top = w.Repo.TopLevel
+	loc.Created = filepath.Join(w.Repo.CommonDir, "yoimem", "agent", "created.json")
 	// the workspace's settings (the context budget) are read only for a
 	// file that holds the context: a bad config must not stop the others
 	configured := false
@@ -111,6 +113,22 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		return handler.AlwaysOn(w)
 	}
 	return loc, w, nil
+}
+
+// userCreatedRecord is where the user scope's record of the files
+// install created is kept: $XDG_CONFIG_HOME/git-yoimem/created.json, or
+// ~/.config/...; "" (no record) without either.
+func userCreatedRecord(env Env) string {
+	if env.Getenv == nil {
+		return ""
+	}
+	if x := env.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "git-yoimem", "created.json")
+	}
+	if h := env.Getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".config", "git-yoimem", "created.json")
+	}
+	return ""
 }
 
 // warnNotIgnored warns about a file of the plan that should stay on this
@@ -222,6 +240,10 @@ func reportPlan(env Env, a setup.Agent, p *setup.Plan, install, write bool) {
 		case setup.Create:
 			statusf(env.Stderr, "created %s%s", c.File.Show, what)
 		case setup.Update:
+			if c.Kept {
+				statusf(env.Stderr, "kept %s: it holds nothing now, but it is yours (install did not create it, or it is a link): remove it yourself if you do not need it", c.File.Show)
+				continue
+			}
 			statusf(env.Stderr, "updated %s%s", c.File.Show, what)
 		case setup.Remove:
 			statusf(env.Stderr, "removed %s", c.File.Show)
