@@ -3,7 +3,6 @@ package setup
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,6 +23,17 @@ import (
 // such a file is kept and said so. A file install found blank (empty,
 // or white space only) gets its bytes back from "blank": merged, it had
 // become "{}" and our entries.
+
+// RecordError is a record of created files that cannot be read.
+type RecordError struct {
+	Path string
+	Err  error
+}
+
+func (e *RecordError) Error() string {
+	return "the record of the files install created, " + e.Path + ": " + e.Err.Error()
+}
+func (e *RecordError) Unwrap() error { return e.Err }
 
 // created is the record of the files install created.
 type created struct {
@@ -50,13 +60,13 @@ func loadCreated(path string) (*created, error) {
 	b, _, exists, err := read(path)
 	if err != nil || !exists {
 		if err != nil {
-			err = fmt.Errorf("%s: %w", path, err)
+			err = &RecordError{Path: path, Err: err}
 		}
 		return c, err
 	}
 	var j createdJSON
 	if err := json.Unmarshal(b, &j); err != nil {
-		return c, fmt.Errorf("%s: %w (it lists the files install created; remove it to forget them)", path, err)
+		return c, &RecordError{Path: path, Err: err}
 	}
 	c.files, c.blank = j.Created, j.Blank
 	return c, nil

@@ -309,8 +309,11 @@ func (p *Plan) Apply() (rerr error) {
 	defer func() {
 		// the files written so far are recorded even when one fails
 		if changed {
-			if err := p.created.save(); err != nil && rerr == nil {
-				rerr = fmt.Errorf("the record of the files install created: %w", err)
+			var re *RecordError
+			if err := p.created.save(); err != nil && rerr == nil && !errors.As(err, &re) {
+				rerr = &RecordError{Path: p.created.path, Err: err}
+			} else if err != nil && rerr == nil {
+				rerr = err
 			}
 		}
 	}()

@@ -338,6 +338,7 @@ func agentFileError(err error, fe *setup.FileError, install bool) error {
 
 // agentPlanError is the error of anything but a settings file itself.
 func agentPlanError(err error) error {
+	var rec *setup.RecordError
 	var fe *setup.FileError
 	var taken *codex.NotifyTakenError
 	var we *workspace.Error
@@ -366,6 +367,8 @@ func agentPlanError(err error) error {
 			"fix " + fe.File.Show + " (JSON without comments or trailing commas, an object at the top) and run the command again"}}
 	case errors.Is(err, setup.ErrNoHome):
 		return cannotRun(err, "set HOME to your home directory, or use --scope project")
+	case errors.As(err, &rec):
+		return cannotRun(err, "remove "+rec.Path+" (uninstall then keeps, rather than removes, the files install created that it would leave holding nothing), then run the command again")
 	case errors.Is(err, setup.ErrCodexHome):
 		return cannotRun(err, "set CODEX_HOME to an absolute directory, or unset it to use ~/.codex")
 	case errors.Is(err, context.Canceled):
