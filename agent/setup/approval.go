@@ -102,8 +102,8 @@ func ClaudeMCPApproval(loc Locations) (MCPApproval, error) {
 func readApprovalKeys(path string, project bool, top string) (approvalKeys, error) {
 	var k approvalKeys
 	b, _, exists, err := read(path) // bounded, and never blocked on a FIFO
-	if err != nil || !exists {
-		return k, err
+	if err != nil || !exists || isBlank(b) {
+		return k, err // a blank file is the empty object, as install reads it
 	}
 	if !project {
 		return k, decodeKeys(b, &k)
