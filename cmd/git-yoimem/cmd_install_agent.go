@@ -166,7 +166,8 @@ func noteMCPApproval(env Env, a setup.Agent, sc setup.Scope, loc setup.Locations
 // runAgentSetup plans the install (or uninstall) of every agent first,
 // so that a file it cannot merge stops them all before any write, then
 // applies each plan and reports per file.
-func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOptions, install bool) error {
+func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOptions, install bool) (rerr error) {
+	defer func() { rerr = withHint(rerr) }()
 	agents, sc, err := resolveAgents(o)
 	if err != nil {
 		return err
@@ -292,6 +293,25 @@ func printPlans(env Env, plans []*setup.Plan) error {
 	return nil
 }
 
+// withHint is the net under install and uninstall --agent's errors:
+// one that has no hint of its own gets doctor's (an interrupt, reported
+// as such, and a usage error, given its usage, are left as they are).
+func withHint(err error) error {
+	var ee *exitError
+	switch {
+	case err == nil || errors.Is(err, context.Canceled):
+		return err
+	case errors.As(err, &ee) && (len(ee.hints) > 0 || ee.usage):
+		return err
+	case ee != nil:
+		ee.hints = append(ee.hints, doctorHint)
+		return err
+	}
+	return cannotRun(err, doctorHint)
+}
+
+const doctorHint = "run 'git yoimem doctor' to see what is set up and what is wrong"
+
 // agentSetupError: a file that cannot be merged refuses the operation
 // (exit 1, nothing written), as does one the user locked (read-only) or
 // one too large to be a settings file; one that cannot be read or
@@ -374,5 +394,5 @@ func agentPlanError(err error) error {
 	case errors.Is(err, context.Canceled):
 		return err // interrupted: run reports it
 	}
-	return cannotRun(err, "run 'git yoimem doctor' to see what is set up and what is wrong")
+	return cannotRun(err, doctorHint)
 }

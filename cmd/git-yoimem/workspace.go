@@ -41,6 +41,11 @@ func findWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace.W
 // locate finds the workspace through git; it reads no configuration.
 func locate(ctx context.Context, env Env, g *globalOptions) (*workspace.Workspace, error) {
 	w, err := workspace.Locate(ctx, workspaceEnv(env), workspaceOptions(g))
+	var we *workspace.Error
+	if err != nil && !errors.As(err, &we) && !errors.Is(err, context.Canceled) {
+		// git itself could not answer (a broken .git/config, a bad GIT_DIR)
+		return nil, cannotRun(err, "'git status' here shows the same problem: fix what git reports, then run the command again")
+	}
 	return w, workspaceError(err)
 }
 
