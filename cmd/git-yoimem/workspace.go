@@ -123,7 +123,7 @@ func hookConfigError(err error) error {
 	case workspace.BadConfigValue, workspace.BadConfigFile, workspace.BadBranch:
 		return cannotRun(err,
 			"fix the value or line the message names (in .yoi/config, or in git config when it names git config), or remove it to use the default; 'git yoimem config' then shows each value and where it comes from",
-			"--no-verify skips this hook; CI's 'git yoimem lint' still checks")
+			skipHookHint)
 	}
 	return workspaceError(err)
 }
