@@ -3,6 +3,7 @@ package githook
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -20,6 +21,9 @@ type PushedRef struct {
 // ZeroSHA is git's name for no object: a ref created or deleted.
 const ZeroSHA = "0000000000000000000000000000000000000000"
 
+// ErrRefLine: a line on pre-push's stdin that is not git's ref line.
+var ErrRefLine = errors.New("pre-push: unexpected line on stdin")
+
 // ReadPushedRefs reads git's pre-push lines ("<local ref> <local sha>
 // <remote ref> <remote sha>").
 func ReadPushedRefs(r io.Reader) ([]PushedRef, error) {
@@ -31,7 +35,7 @@ func ReadPushedRefs(r io.Reader) ([]PushedRef, error) {
 			continue
 		}
 		if len(f) != 4 {
-			return nil, fmt.Errorf("pre-push: unexpected line on stdin: %q", sc.Text())
+			return nil, fmt.Errorf("%w: %q", ErrRefLine, sc.Text())
 		}
 		refs = append(refs, PushedRef{f[0], f[1], f[2], f[3]})
 	}

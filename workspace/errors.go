@@ -12,6 +12,7 @@ const (
 	OutsideWorkTree                 // Options.Workspace is not in the working tree
 	BadConfigFlag                   // a -c setting that is not KEY=VALUE of a known key (Error.Arg)
 	BadConfigValue                  // a configured value its key does not accept
+	BadConfigFile                   // .yoi/config cannot be read or does not parse
 	BadBranch                       // yoimem.branch or yoimem.baseBranch is no branch name git accepts
 	NoYoi                           // the workspace has no .yoi/ (Error.Is gitstore.ErrNoYoi)
 )

@@ -193,7 +193,7 @@ func (w *Workspace) ConfigFile() string {
 func resolve(env Env, opts Options, file string, gitEntries []config.Entry) (*config.Config, error) {
 	fileEntries, err := readConfigFile(file)
 	if err != nil {
-		return nil, err
+		return nil, &Error{Kind: BadConfigFile, Err: err}
 	}
 	var flags []config.Entry
 	for _, s := range opts.Config {

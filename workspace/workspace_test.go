@@ -201,7 +201,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad value", []string{"yoimem.search.maxResults=many"}, "", BadConfigValue, "yoimem.search.maxResults"},
 		{"bad branch", []string{"yoimem.branch=a..b"}, "", BadBranch, "yoimem.branch"},
 		{"bad base branch in the file", nil, "[yoimem]\n\tbaseBranch = -x\n", BadBranch, "yoimem.baseBranch"},
-		{"unreadable file", nil, "[yoimem\n", 0, ".yoi/config"},
+		{"file that does not parse", nil, "[yoimem\n", BadConfigFile, ".yoi/config"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfgFile := filepath.Join(dir, ".yoi", "config")

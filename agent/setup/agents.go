@@ -17,6 +17,9 @@ import (
 // not set.
 var ErrNoHome = errors.New("HOME is not set to an absolute directory")
 
+// ErrCodexHome: CODEX_HOME is set to a relative path.
+var ErrCodexHome = errors.New("Codex's directory")
+
 // Scope is where an agent's settings live.
 type Scope string
 
@@ -50,6 +53,12 @@ type Locations struct {
 	Home string // the user's home directory (absolute); "" when unknown
 	// CodexHome is CODEX_HOME, Codex's directory; "" is ~/.codex.
 	CodexHome string
+	// Created is this machine's record of the settings files install
+	// created, which uninstall alone may remove (created.go): for the
+	// project and local scopes <git-common-dir>/yoimem/agent/created.json,
+	// for the user scope $XDG_CONFIG_HOME/git-yoimem/created.json. ""
+	// keeps no record: uninstall then removes no file.
+	Created string
 	// Context is the repository's always-on memory context, for a file
 	// that holds it (Codex's AGENTS.md); nil when there is none to give.
 	Context func() (agent.Context, error)
@@ -128,7 +137,7 @@ func (a Agent) Files(sc Scope, loc Locations) ([]File, error) {
 	}
 	if sc == User && a.Name == Codex && loc.CodexHome != "" {
 		if !filepath.IsAbs(loc.CodexHome) {
-			return nil, fmt.Errorf("CODEX_HOME %q is not an absolute directory", loc.CodexHome)
+			return nil, fmt.Errorf("%w: CODEX_HOME %q is not an absolute directory", ErrCodexHome, loc.CodexHome)
 		}
 	} else if sc == User || needsHome(a, sc) {
 		if loc.Home == "" || !filepath.IsAbs(loc.Home) {

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -72,7 +70,10 @@ func ClaudeMCPApproval(loc Locations) (MCPApproval, error) {
 			continue
 		}
 		k, err := readApprovalKeys(s.path, s.project, loc.Top)
-		if err != nil {
+		var se *stateError
+		if errors.As(err, &se) {
+			return MCPApproval{}, fmt.Errorf("%s %w", s.show, err)
+		} else if err != nil {
 			return MCPApproval{}, fmt.Errorf("%s: %w", s.show, err)
 		}
 		keys[i] = k
@@ -100,12 +101,9 @@ func ClaudeMCPApproval(loc Locations) (MCPApproval, error) {
 // of top's entry under "projects" in ~/.claude.json. No file: none.
 func readApprovalKeys(path string, project bool, top string) (approvalKeys, error) {
 	var k approvalKeys
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return k, nil
-	}
-	if err != nil {
-		return k, err
+	b, _, exists, err := read(path) // bounded, and never blocked on a FIFO
+	if err != nil || !exists || isBlank(b) {
+		return k, err // a blank file is the empty object, as install reads it
 	}
 	if !project {
 		return k, decodeKeys(b, &k)

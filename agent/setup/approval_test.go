@@ -32,6 +32,7 @@ func TestClaudeMCPApproval(t *testing.T) {
 		{"untrusted entry in ~/.claude.json", map[string]string{"home/.claude.json": `{"projects": {"/work/repo": {"enabledMcpjsonServers": ["yoimem"]}}}`}, MCPPending, ""},
 		{"another project approved", map[string]string{"home/.claude.json": `{"projects": {"/work/other": {"hasTrustDialogAccepted": true, "enabledMcpjsonServers": ["yoimem"]}}}`}, MCPPending, ""},
 		{"rejected", map[string]string{"home/.claude/settings.json": `{"enableAllProjectMcpServers": true}`, "home/.claude.json": `{"projects": {"/work/repo": {"disabledMcpjsonServers": ["yoimem"]}}}`}, MCPRejected, "~/.claude.json"},
+		{"blank settings files, as install reads them: nothing", map[string]string{"repo/.claude/settings.local.json": "", "home/.claude/settings.json": "\n", "home/.claude.json": " "}, MCPPending, ""},
 		{"rejected in user settings", map[string]string{"home/.claude/settings.json": `{"disabledMcpjsonServers": ["yoimem"], "enableAllProjectMcpServers": true}`}, MCPRejected, "~/.claude/settings.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

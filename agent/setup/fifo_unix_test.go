@@ -84,3 +84,47 @@ func TestSymlinks(t *testing.T) {
 		}
 	})
 }
+
+// TestApprovalFilesBounded: the approval's settings files are read like
+// the files install edits: a FIFO is refused without blocking, a file
+// over MaxFileBytes is refused with its size, never read whole.
+func TestApprovalFilesBounded(t *testing.T) {
+	for _, kind := range []string{"fifo", "large"} {
+		t.Run(kind, func(t *testing.T) {
+			root := t.TempDir()
+			home := filepath.Join(root, "home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(home, ".claude.json")
+			want := "not a regular file"
+			if kind == "fifo" {
+				if err := syscall.Mkfifo(p, 0o644); err != nil {
+					t.Skip(err)
+				}
+			} else {
+				want = "over the limit of 16,777,216"
+				if err := os.WriteFile(p, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Truncate(p, MaxFileBytes+1); err != nil { // sparse
+					t.Fatal(err)
+				}
+			}
+			done := make(chan error, 1)
+			go func() {
+				_, err := ClaudeMCPApproval(Locations{Top: filepath.Join(root, "repo"), Home: home})
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("ClaudeMCPApproval blocked on the FIFO")
+			}
+			if err == nil || !strings.Contains(err.Error(), "~/.claude.json") || !strings.Contains(err.Error(), want) {
+				t.Errorf("err = %v; want ~/.claude.json ... %s", err, want)
+			}
+		})
+	}
+}

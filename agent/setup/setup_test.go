@@ -35,11 +35,12 @@ const claudeState = `{
 type tree struct {
 	t         *testing.T
 	top, home string
+	created   string // the record of created files
 }
 
 func newTree(t *testing.T) tree {
 	d := t.TempDir()
-	tr := tree{t: t, top: filepath.Join(d, "repo"), home: filepath.Join(d, "home")}
+	tr := tree{t: t, top: filepath.Join(d, "repo"), home: filepath.Join(d, "home"), created: filepath.Join(d, "state", "created.json")}
 	for _, p := range []string{tr.top, tr.home} {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			t.Fatal(err)
@@ -48,7 +49,7 @@ func newTree(t *testing.T) tree {
 	return tr
 }
 
-func (tr tree) loc() Locations { return Locations{Top: tr.top, Home: tr.home} }
+func (tr tree) loc() Locations { return Locations{Top: tr.top, Home: tr.home, Created: tr.created} }
 
 func (tr tree) write(rel, content string, perm os.FileMode) string {
 	p := filepath.Join(tr.top, rel)

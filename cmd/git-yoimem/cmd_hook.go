@@ -108,7 +108,7 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	}
 	res, err := githook.PreCommit(ctx, githook.Commit{Repo: w.Repo, Prefix: prefix, Index: w.Repo.IndexFile(env.Dir, env.Getenv),
 		Lint: func() (lint.Options, error) {
-			if err := configure(ctx, w); err != nil {
+			if err := hookConfigError(w.Configure(ctx)); err != nil {
 				return lint.Options{}, err
 			}
 			return w.LintOptions(), nil
@@ -129,25 +129,32 @@ func runPreCommit(ctx context.Context, env Env, g *globalOptions) error {
 	return reportHookFindings(ctx, env, w, res, "commit")
 }
 
-// hookError is a hook's error: the configuration's as it is, with its
-// hint; anything else could not run.
+// hookError is a git hook's error: the configuration's as it is, with
+// its hints; anything else could not run, and says that the hook can be
+// skipped.
 func hookError(err error) error {
 	var exit *exitError
-	if errors.As(err, &exit) {
+	if errors.As(err, &exit) || errors.Is(err, context.Canceled) {
 		return err
 	}
-	return cannotRun(err)
+	var hints []string
+	if errors.Is(err, githook.ErrRefLine) {
+		hints = append(hints, "git runs pre-push with its ref lines on stdin (<local ref> <local sha> <remote ref> <remote sha>): let 'git push' run it")
+	}
+	return cannotRun(err, append(hints, skipHookHint)...)
 }
+
+const skipHookHint = "--no-verify skips this hook; CI's 'git yoimem lint' still checks"
 
 func reportHookFindings(ctx context.Context, env Env, w *workspace.Workspace, res githook.Result, what string) error {
 	hints := []string{
 		"fix the records and stage them again ('git yoimem lint' checks the working tree)",
-		"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
+		skipHookHint,
 	}
 	if what == "push" {
 		hints = []string{
 			"fix the records in a new commit (the pushed tip is what is linted), then push again",
-			"--no-verify skips this hook; CI's 'git yoimem lint' still checks",
+			skipHookHint,
 		}
 	}
 	q := w.PathQuoter(ctx)

@@ -91,6 +91,7 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		loc.CodexHome = env.Getenv("CODEX_HOME")
 	}
 	if sc == setup.User {
+		loc.Created = userCreatedRecord(env)
 		return loc, nil, nil
 	}
 	w, err := locate(ctx, env, g)
@@ -98,6 +99,7 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		return loc, nil, err
 	}
 	loc.Top = w.Repo.TopLevel
+	loc.Created = filepath.Join(w.Repo.CommonDir, "yoimem", "agent", "created.json")
 	// the workspace's settings (the context budget) are read only for a
 	// file that holds the context: a bad config must not stop the others
 	configured := false
@@ -111,6 +113,22 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		return handler.AlwaysOn(w)
 	}
 	return loc, w, nil
+}
+
+// userCreatedRecord is where the user scope's record of the files
+// install created is kept: $XDG_CONFIG_HOME/git-yoimem/created.json, or
+// ~/.config/...; "" (no record) without either.
+func userCreatedRecord(env Env) string {
+	if env.Getenv == nil {
+		return ""
+	}
+	if x := env.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "git-yoimem", "created.json")
+	}
+	if h := env.Getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".config", "git-yoimem", "created.json")
+	}
+	return ""
 }
 
 // warnNotIgnored warns about a file of the plan that should stay on this
@@ -148,7 +166,8 @@ func noteMCPApproval(env Env, a setup.Agent, sc setup.Scope, loc setup.Locations
 // runAgentSetup plans the install (or uninstall) of every agent first,
 // so that a file it cannot merge stops them all before any write, then
 // applies each plan and reports per file.
-func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOptions, install bool) error {
+func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOptions, install bool) (rerr error) {
+	defer func() { rerr = withHint(rerr) }()
 	agents, sc, err := resolveAgents(o)
 	if err != nil {
 		return err
@@ -169,19 +188,24 @@ func runAgentSetup(ctx context.Context, env Env, g *globalOptions, o agentOption
 			p, err = setup.PlanUninstall(a, sc, loc)
 		}
 		if err != nil {
-			return agentSetupError(err)
+			return agentSetupError(err, install)
 		}
 		plans = append(plans, p)
 	}
 	if o.print {
 		return printPlans(env, plans)
 	}
+	for _, p := range plans {
+		if err := p.Check(); err != nil {
+			return agentSetupError(err, install) // before any is written
+		}
+	}
 	for i, p := range plans {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if err := p.Apply(); err != nil {
-			return agentSetupError(err)
+			return agentSetupError(err, install)
 		}
 		reportPlan(env, agents[i], p, install, o.write)
 		if install {
@@ -217,6 +241,10 @@ func reportPlan(env Env, a setup.Agent, p *setup.Plan, install, write bool) {
 		case setup.Create:
 			statusf(env.Stderr, "created %s%s", c.File.Show, what)
 		case setup.Update:
+			if c.Kept {
+				statusf(env.Stderr, "kept %s: it holds nothing now, but it is yours (install did not create it, or it is a link): remove it yourself if you do not need it", c.File.Show)
+				continue
+			}
 			statusf(env.Stderr, "updated %s%s", c.File.Show, what)
 		case setup.Remove:
 			statusf(env.Stderr, "removed %s", c.File.Show)
@@ -265,10 +293,72 @@ func printPlans(env Env, plans []*setup.Plan) error {
 	return nil
 }
 
+// withHint is the net under install and uninstall --agent's errors:
+// one that has no hint of its own gets doctor's (an interrupt, reported
+// as such, and a usage error, given its usage, are left as they are).
+func withHint(err error) error {
+	var ee *exitError
+	switch {
+	case err == nil || errors.Is(err, context.Canceled):
+		return err
+	case errors.As(err, &ee) && (len(ee.hints) > 0 || ee.usage):
+		return err
+	case ee != nil:
+		ee.hints = append(ee.hints, doctorHint)
+		return err
+	}
+	return cannotRun(err, doctorHint)
+}
+
+const doctorHint = "run 'git yoimem doctor' to see what is set up and what is wrong"
+
 // agentSetupError: a file that cannot be merged refuses the operation
-// (exit 1, nothing written); one that cannot be read or written could
-// not run (exit 2).
-func agentSetupError(err error) error {
+// (exit 1, nothing written), as does one the user locked (read-only) or
+// one too large to be a settings file; one that cannot be read or
+// written could not run (exit 2). Every error ends with what to do.
+func agentSetupError(err error, install bool) error {
+	var fe *setup.FileError
+	if errors.As(err, &fe) {
+		if e := agentFileError(err, fe, install); e != nil {
+			return e
+		}
+	}
+	return agentPlanError(err)
+}
+
+// agentFileError is the error of a file that is not a settings file we
+// can use as it is, or nil for another error.
+func agentFileError(err error, fe *setup.FileError, install bool) error {
+	show := fe.File.Show
+	again := "then run the command again"
+	switch {
+	case errors.Is(err, setup.ErrDanglingLink):
+		return cannotRun(err, "create the file the link points to (an empty file will do) or remove the link, "+again)
+	case errors.Is(err, setup.ErrNotRegular):
+		return cannotRun(err, "move "+show+" out of the way (it must be a regular file, or absent: install creates it), "+again)
+	case errors.Is(err, setup.ErrReadOnly):
+		other := "or take git-yoimem's entries out of it yourself"
+		if install {
+			other = "or see the change with --print and make it yourself"
+		}
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"if git-yoimem may edit it, make it writable (chmod u+w " + show + "), " + again, other}}
+	case errors.Is(err, setup.ErrTooLarge):
+		other := "or take git-yoimem's entries out of it yourself"
+		if install {
+			other = "or move " + show + " away, run the command (it writes a new file with git-yoimem's entries), and merge the two yourself"
+		}
+		return &exitError{code: exitFindings, err: fmt.Errorf("%w; nothing written", err), hints: []string{
+			"look at what fills " + show + " and trim it below the limit, " + again, other}}
+	case !fe.Invalid:
+		return cannotRun(err, "check "+show+" and the directories above it (ls -ld): it must be a regular file you can read and write (or absent) in a directory you can write; "+again+" (it changes only what differs)")
+	}
+	return nil
+}
+
+// agentPlanError is the error of anything but a settings file itself.
+func agentPlanError(err error) error {
+	var rec *setup.RecordError
 	var fe *setup.FileError
 	var taken *codex.NotifyTakenError
 	var we *workspace.Error
@@ -297,6 +387,12 @@ func agentSetupError(err error) error {
 			"fix " + fe.File.Show + " (JSON without comments or trailing commas, an object at the top) and run the command again"}}
 	case errors.Is(err, setup.ErrNoHome):
 		return cannotRun(err, "set HOME to your home directory, or use --scope project")
+	case errors.As(err, &rec):
+		return cannotRun(err, "remove "+rec.Path+" (uninstall then keeps, rather than removes, the files install created that it would leave holding nothing), then run the command again")
+	case errors.Is(err, setup.ErrCodexHome):
+		return cannotRun(err, "set CODEX_HOME to an absolute directory, or unset it to use ~/.codex")
+	case errors.Is(err, context.Canceled):
+		return err // interrupted: run reports it
 	}
-	return cannotRun(err)
+	return cannotRun(err, doctorHint)
 }

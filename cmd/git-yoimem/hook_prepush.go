@@ -21,7 +21,7 @@ func runPrePush(ctx context.Context, env Env, g *globalOptions, opts hookOptions
 	}
 	o := githook.PushOptions{Repo: w.Repo, Prefix: prefix, Getenv: env.Getenv,
 		Configure: func() (githook.PushSettings, error) {
-			if err := configure(ctx, w); err != nil {
+			if err := hookConfigError(w.Configure(ctx)); err != nil {
 				return githook.PushSettings{}, err
 			}
 			return githook.PushSettings{Branch: w.Config.String(config.KeyBranch), Base: w.Config.String(config.KeyBaseBranch),

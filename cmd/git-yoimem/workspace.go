@@ -41,6 +41,11 @@ func findWorkspace(ctx context.Context, env Env, g *globalOptions) (*workspace.W
 // locate finds the workspace through git; it reads no configuration.
 func locate(ctx context.Context, env Env, g *globalOptions) (*workspace.Workspace, error) {
 	w, err := workspace.Locate(ctx, workspaceEnv(env), workspaceOptions(g))
+	var we *workspace.Error
+	if err != nil && !errors.As(err, &we) && !errors.Is(err, context.Canceled) {
+		// git itself could not answer (a broken .git/config, a bad GIT_DIR)
+		return nil, cannotRun(err, "'git status' here shows the same problem: fix what git reports, then run the command again")
+	}
 	return w, workspaceError(err)
 }
 
@@ -67,6 +72,8 @@ func workspaceError(err error) error {
 		return badConfigFlag(we.Arg, we.Err)
 	case workspace.BadConfigValue:
 		return cannotRun(err, "fix the value, or remove it to use the default; 'git yoimem config' lists every key")
+	case workspace.BadConfigFile:
+		return cannotRun(err, "fix the line the message names (git config syntax: [yoimem \"section\"] then key = value on lines of their own), or move the file away to use the defaults")
 	case workspace.BadBranch:
 		return cannotRun(err, "use a name git accepts as a branch (git check-ref-format --branch NAME)")
 	case workspace.NoYoi:
@@ -104,3 +111,19 @@ func badConfigFlag(arg string, err error) error {
 // displayPath shows an absolute path relative to the working directory
 // when it is below it.
 func displayPath(env Env, p string) string { return workspace.Display(env.Dir, p) }
+
+// hookConfigError is a git hook's configuration error: what to fix, and
+// that the hook can be skipped (CI still lints).
+func hookConfigError(err error) error {
+	var we *workspace.Error
+	if !errors.As(err, &we) {
+		return workspaceError(err)
+	}
+	switch we.Kind {
+	case workspace.BadConfigValue, workspace.BadConfigFile, workspace.BadBranch:
+		return cannotRun(err,
+			"fix the value or line the message names (in .yoi/config, or in git config when it names git config), or remove it to use the default; 'git yoimem config' then shows each value and where it comes from",
+			skipHookHint)
+	}
+	return workspaceError(err)
+}
