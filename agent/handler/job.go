@@ -103,7 +103,7 @@ func leave(path string, j Job) error {
 
 // take reads and removes the job left at path; ok is false when none is.
 func take(path string) (j Job, ok bool, err error) {
-	b, err := os.ReadFile(path)
+	b, err := readStateFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return j, false, nil
 	}

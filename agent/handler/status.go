@@ -93,7 +93,7 @@ func (e *StatusFileError) Unwrap() error { return e.Err }
 // ReadStatus reads one status file; an error is a *StatusFileError.
 func ReadStatus(path string) (Status, error) {
 	var s Status
-	b, err := os.ReadFile(path)
+	b, err := readStateFile(path)
 	if err != nil {
 		return s, &StatusFileError{Path: path, Err: err}
 	}
