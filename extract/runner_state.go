@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
+	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
 // The machine-local state of a log: the scan position and pointer
@@ -38,7 +39,7 @@ func (r *Runner) loadState() (State, error) {
 }
 
 func readState(path string) (State, error) {
-	b, err := os.ReadFile(path)
+	b, err := smallfile.Read(path, maxStateBytes)
 	if err != nil {
 		return State{}, fmt.Errorf("read extract state: %w", err)
 	}
@@ -63,3 +64,7 @@ func (r *Runner) saveState(st State, durable bool) error {
 	}
 	return nil
 }
+
+// maxStateBytes bounds a session's extract state (a pointer, counts and
+// the recent message ids: kilobytes).
+const maxStateBytes = 4 << 20

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
+	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
 // Pending is what the next consolidation run moves into its memory
@@ -138,7 +139,7 @@ func (l Local) MarkMoved(runID string, p Pending) error {
 // readMoved reads moved.json; none means nothing was moved yet.
 func (l Local) readMoved() (movedState, error) {
 	st := movedState{Version: movedVersion, Files: map[string]mark{}}
-	b, err := os.ReadFile(l.movedPath())
+	b, err := smallfile.Read(l.movedPath(), maxMovedBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, nil
 	}
@@ -301,3 +302,6 @@ func markedFile(name string) bool {
 	base, ok := strings.CutPrefix(name, eventsName+"/")
 	return ok && strings.HasSuffix(base, ".jsonl") && !strings.HasPrefix(base, ".") && !strings.ContainsAny(base, `/\`)
 }
+
+// maxMovedBytes bounds moved.json (a mark per journal file).
+const maxMovedBytes = 64 << 20

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
+	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
 // The channel between a run and the MCP server its agent CLI starts
@@ -230,7 +231,7 @@ func Attach(ctx context.Context, dir, runID, token string) (net.Conn, error) {
 		return nil, err
 	}
 	addrFile := filepath.Join(dir, runID+".addr")
-	b, err := os.ReadFile(addrFile)
+	b, err := smallfile.Read(addrFile, maxAddrBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("run %s: %w (it finished, or never started)", runID, ErrNoRun)
 	} else if err != nil {
@@ -308,3 +309,6 @@ func Relay(ctx context.Context, c net.Conn, in io.Reader, out io.Writer) error {
 		return ctx.Err()
 	}
 }
+
+// maxAddrBytes bounds a run's address file (a socket path).
+const maxAddrBytes = 64 << 10

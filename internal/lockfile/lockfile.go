@@ -27,6 +27,7 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
+	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
 // ErrHeld means another holder kept the lock past the wait.
@@ -185,7 +186,7 @@ func (l *Lock) SetHolder(v any) error {
 // A record a killed holder left is still there: Held tells whether it is
 // live.
 func (l *Lock) Holder(v any) error {
-	b, err := os.ReadFile(l.holder)
+	b, err := smallfile.Read(l.holder, maxHolderBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || err == nil && len(b) == 0:
 		return fmt.Errorf("%s: %w", l.holder, ErrNoHolder)
@@ -224,3 +225,6 @@ func Me(now time.Time) Holder {
 	host, _ := os.Hostname()
 	return Holder{PID: os.Getpid(), Host: host, Since: now.UTC()}
 }
+
+// maxHolderBytes bounds a holder record (a few fields).
+const maxHolderBytes = 1 << 20
