@@ -18,8 +18,9 @@ type Context struct {
 	// Hint ends the notice with where the left-out text can be read, e.g.
 	// "run `git yoimem context` to read them".
 	Hint string
-	// summaryName is what the notice calls a cut summary.
-	summaryName string
+	// SummaryName is what the notice calls a cut summary ("the summary"
+	// when empty): a summary that carries more than the summary says so.
+	SummaryName string
 }
 
 // Part is one piece of context with the name the notice gives it when it
@@ -95,7 +96,7 @@ func (c Context) Fit(limit int) (string, []string) {
 
 // cutSummary keeps the summary's first lines that fit with the notice.
 func (c Context) cutSummary(limit int, left []Part) (string, []string) {
-	name := c.summaryName
+	name := c.SummaryName
 	if name == "" {
 		name = "the summary"
 	}
@@ -170,6 +171,6 @@ func names(parts []Part) []string {
 // first lines (or characters) and a visible line saying how much of what
 // was left out, e.g. "the rest of the reason (1,204 characters)".
 func Shorten(s string, limit int, what string) string {
-	text, _ := Context{Summary: s, summaryName: what}.Fit(limit)
+	text, _ := Context{Summary: s, SummaryName: what}.Fit(limit)
 	return text
 }

@@ -1,6 +1,7 @@
 package handler
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/yoimem/git-yoimem/agent"
@@ -41,8 +42,11 @@ func sessionStart(w *workspace.Workspace, ev agent.Event, o Options) (agent.Resp
 		return agent.Response{}, err
 	}
 	if cut != nil {
+		// Not even the summary fits: the agent's cut takes the
+		// descriptions after it too, and the notice says so. None is
+		// injected, so no context cost is recorded.
 		o.logf("%v; the context is cut to the agent's cap", cut)
-		return agent.Response{Context: agent.Context{Summary: res.Text, Hint: contextHint}}, nil
+		return agent.Response{Context: agent.Context{Summary: res.Text, Hint: contextHint, SummaryName: wholeName(res)}}, nil
 	}
 	if s := usageSession(ev, o); s != "" {
 		if err := w.RecordInjections(s, res); err != nil {
@@ -158,4 +162,22 @@ func recordExpansion(w *workspace.Workspace, ev agent.Event, o Options, ex memor
 	if err := w.RecordUse(s, metrics.HowSlug, slugs...); err != nil {
 		o.logf("usage not recorded: %v", err)
 	}
+}
+
+// wholeName is what the notice calls a whole context cut short: the
+// summary and the descriptions after it, named.
+func wholeName(res memory.ContextResult) string {
+	n := len(res.Included)
+	switch {
+	case n == 0:
+		return "the summary"
+	case n == 1:
+		return "the summary and the description of 1 knowledge record (#" + res.Included[0] + ")"
+	}
+	shown := res.Included[:min(n, 5)]
+	more := ""
+	if n > len(shown) {
+		more = fmt.Sprintf(", and %d more", n-len(shown))
+	}
+	return fmt.Sprintf("the summary and the descriptions of %d knowledge records (#%s%s)", n, strings.Join(shown, ", #"), more)
 }

@@ -94,7 +94,7 @@ func TestSessionStartWithinCap(t *testing.T) {
 		recorde bool     // some descriptions recorded
 	}{
 		{"descriptions left out", many, []string{"We sell tea.", "#topic-000:", "description(s) left out: "}, true},
-		{"summary over the cap", map[string]string{".yoi/memory/summary.md": summary(long), ".yoi/knowledge/a.md": knowledge("about a", "a")}, []string{"A line of the summary", "left out to stay within the agent's limit of 10,000 characters", "the rest of the summary", "git yoimem context"}, false},
+		{"summary over the cap", map[string]string{".yoi/memory/summary.md": summary(long), ".yoi/knowledge/a.md": knowledge("about a", "a")}, []string{"A line of the summary", "left out to stay within the agent's limit of 10,000 characters", "the rest of the summary and the description of 1 knowledge record (#a)", "git yoimem context"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorkspace(t, tc.files)
