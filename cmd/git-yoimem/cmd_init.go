@@ -103,10 +103,17 @@ func initHooks(ctx context.Context, env Env, w *workspace.Workspace) error {
 // nextSteps is what a new .yoi/ needs from the user: a commit, so that the
 // team and every clone share it, and an agent connected to it.
 func nextSteps(yoi, mcpArgs string) string {
+	// The agents' hooks open the top level's workspace: offered only there.
+	agents := ""
+	if mcpArgs == `"yoimem", "mcp"` {
+		agents = `  connect your agent: git yoimem install --agent claude-code (or codex)
+      its hooks and the MCP server; 'git yoimem doctor' checks the setup
+`
+	}
 	return `next steps:
   git add ` + shellQuote(yoi) + ` && git commit -m 'Add git-yoimem memory'
       commit the layout: the team and every clone share the memory
-  connect an agent over MCP, e.g. in .mcp.json at the top level (Claude Code):
+` + agents + `  connect an agent over MCP, e.g. in .mcp.json at the top level (Claude Code):
       {"mcpServers": {"yoimem": {"command": "git", "args": [` + mcpArgs + `]}}}
   'git yoimem help' and 'man git-yoimem' describe every command; the README
       of git-yoimem describes agents, retrieval and the memory branch
