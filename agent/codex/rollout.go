@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/yoimem/git-yoimem/agent"
 )
 
 // maxSessionID bounds a session ID: Codex's are UUIDs (36 characters).
@@ -120,4 +122,18 @@ func isDigits(s string, width int) bool {
 		}
 	}
 	return true
+}
+
+// WithRollout fills in the log of a turn-ending event that names none (a
+// null transcript_path): the session's rollout under codexHome
+// (FindRollout), when there is one. Any other event, or one that names
+// its log, is returned as it is.
+func WithRollout(ev agent.Event, codexHome string) agent.Event {
+	if ev.LogPath != "" || ev.Session == "" || (ev.Kind != agent.Stop && ev.Kind != agent.PreCompact) {
+		return ev
+	}
+	if path, err := FindRollout(codexHome, ev.Session); err == nil {
+		ev.LogPath = path
+	}
+	return ev
 }

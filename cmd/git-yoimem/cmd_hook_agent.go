@@ -140,7 +140,17 @@ func readHookEvent(env Env, h agentHook, args []string) (agent.Event, error) {
 		}
 		return h.notify(args[1:], getenv)
 	}
-	return h.decode(env.Stdin, 0)
+	ev, err := h.decode(env.Stdin, 0)
+	if err == nil && h.format == "codex" {
+		// a Stop or PreCompact whose transcript_path is null: the
+		// session's rollout, found by its id under CODEX_HOME
+		getenv := env.Getenv
+		if getenv == nil {
+			getenv = func(string) string { return "" }
+		}
+		ev = codex.WithRollout(ev, codex.Home(getenv("CODEX_HOME"), getenv("HOME")))
+	}
+	return ev, err
 }
 
 // codexNotify is Codex's legacy notify: its rollout is found under
