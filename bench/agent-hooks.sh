@@ -52,10 +52,11 @@ if [[ -n ${BENCH_BASELINE_BIN:-} ]]; then
 	baseline=$BENCH_BIN/git-yoimem-baseline
 	cp -- "$BENCH_BASELINE_BIN" "$baseline"
 fi
-# hook BIN ARG EVENT times one event with one binary and prints it
+# hook BIN ARG EVENT [AGENT] times one event with one binary and prints it
 hook() {
-	bench_timeit 0 "$BENCH_REPO" sh -c 'exec "$1" hook claude-code "$2" <"$3" >/dev/null' sh "$1" "$2" "$BENCH_TMP/$3.json"
-	printf 'hook claude-code %s: median %s ms, min %s ms, CPU %s ms, peak RSS %s MiB\n' "$2" "$(bench_ms "$TIME_MEDIAN_MS")" "$(bench_ms "$TIME_MIN_MS")" "$(bench_ms "$TIME_CPU_MS")" "$(bench_mib "$TIME_RSS_KIB")"
+	local agent=${4:-claude-code}
+	bench_timeit 0 "$BENCH_REPO" sh -c 'exec "$1" hook "$4" "$2" <"$3" >/dev/null' sh "$1" "$2" "$BENCH_TMP/$3.json" "$agent"
+	printf 'hook %s %s: median %s ms, min %s ms, CPU %s ms, peak RSS %s MiB\n' "$agent" "$2" "$(bench_ms "$TIME_MEDIAN_MS")" "$(bench_ms "$TIME_MIN_MS")" "$(bench_ms "$TIME_CPU_MS")" "$(bench_mib "$TIME_RSS_KIB")"
 }
 # median reads numbers, one a line, and prints their median
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -99,12 +100,17 @@ for pair in session-start:SessionStart user-prompt-submit:UserPromptSubmit pre-t
 		hook "$BENCH_BIN/git-yoimem" "$arg" "$event"
 	fi
 done
+# Codex's hooks: the same payload fields, its own events (no SessionEnd);
+# the transcript is only a path to them (stat for Stop and PreCompact)
+for pair in session-start:SessionStart user-prompt-submit:UserPromptSubmit pre-tool-use:PreToolUse stop:Stop pre-compact:PreCompact; do
+	hook "$BENCH_BIN/git-yoimem" "${pair%%:*}" "${pair#*:}" codex
+done
 bench_timeit 0 "$BENCH_REPO" sh -c 'exec git-yoimem --version >/dev/null'
 printf 'floor: starting git-yoimem at all (--version, through sh): median %s ms, CPU %s ms\n' "$(bench_ms "$TIME_MEDIAN_MS")" "$(bench_ms "$TIME_CPU_MS")"
 bench_timeit 0 "$BENCH_REPO" sh -c 'exec cat .yoi/memory/summary.md >/dev/null'
 printf 'floor: cat .yoi/memory/summary.md (through sh): median %s ms, CPU %s ms\n' "$(bench_ms "$TIME_MEDIAN_MS")" "$(bench_ms "$TIME_CPU_MS")"
 # let the background runs finish before the temp dir goes
 for _ in $(seq 1 600); do
-	pgrep -f "hook claude-code background" >/dev/null || break
+	pgrep -f "hook (claude-code|codex) background" >/dev/null || break
 	sleep 0.1
 done
