@@ -14,12 +14,19 @@ import (
 )
 
 // Source is where Build reads: the repository, .yoi/ relative to its top
-// level ("" when .yoi/ is at the top), and the notes holding each memory
-// commit's evidence.
+// level (".yoi" when .yoi/ is at the top), and the notes holding each
+// memory commit's evidence.
 type Source struct {
 	Repo   gitstore.Repo
 	Prefix string
-	Notes  *gitstore.Notes
+	Notes  *gitstore.Notes // nil: no evidence is read
+	// Judge judges usage now (consolidate.JudgeUsage over this machine's
+	// metrics) for a commit without its note, over its parent's tree; nil:
+	// such a commit's protected records are not shown.
+	Judge func(record.Snapshot) (map[string]consolidate.RecordUsage, []string, error)
+	// MaxRead bounds a file read from the parent's tree for Judge (0: no
+	// bound of its own).
+	MaxRead int64
 }
 
 // Build reviews the commits of rng (any range git log takes), oldest
@@ -74,11 +81,12 @@ func (s Source) commit(ctx context.Context, lc logCommit, m *memlog.Message) (Co
 		Groups: groups(m.Ops), NewRecords: []string{}, Losses: []Loss{}, Protected: []Touched{},
 		NewKnowledge: []Knowledge{}, Unrecovered: []string{}}
 	ev, found, err := s.evidence(ctx, lc.hash)
+	missing := ""
 	switch {
 	case err != nil:
-		c.Unrecovered = append(c.Unrecovered, fmt.Sprintf("its evidence note is unreadable (%v): usage, candidates and staged sessions not shown", err))
+		missing = fmt.Sprintf("its evidence note is unreadable (%v)", err)
 	case !found:
-		c.Unrecovered = append(c.Unrecovered, fmt.Sprintf("it has no evidence note in %s (fetch it: git fetch origin %[1]s:%[1]s): usage, candidates and staged sessions not shown", consolidate.NotesRef))
+		missing = fmt.Sprintf("it has no evidence note in %s (fetch it: git fetch origin %[1]s:%[1]s)", consolidate.NotesRef)
 	}
 	changed, err := s.changed(ctx, lc)
 	if err != nil {
@@ -89,11 +97,48 @@ func (s Source) commit(ctx context.Context, lc logCommit, m *memlog.Message) (Co
 			return Commit{}, err
 		}
 	}
-	if found {
-		c.Protected = protected(m.Ops, ev)
+	switch {
+	case found:
+		c.Protected = protected(m.Ops, noteUsage(ev), "run")
+	case s.Judge != nil:
+		usage, err := s.judgeNow(ctx, lc)
+		if err != nil {
+			return Commit{}, err
+		}
+		c.Protected = protected(m.Ops, usage, "now")
+		c.Unrecovered = append(c.Unrecovered, missing+": usage judged now from this machine's metrics and the committed run files; the run's candidates and staged sessions not shown")
+	default:
+		c.Unrecovered = append(c.Unrecovered, missing+": usage, the run's candidates and staged sessions not shown")
 	}
 	c.Sessions = sessions(m, ev)
 	return c, nil
+}
+
+// judgeNow judges usage now over the tree the commit was written on.
+func (s Source) judgeNow(ctx context.Context, lc logCommit) (map[string]consolidate.RecordUsage, error) {
+	base := record.MapSnapshot(nil)
+	if lc.parent != "" {
+		var err error
+		if base, err = gitstore.RevisionSnapshot(ctx, s.Repo, s.Notes.Objects, lc.parent, s.dir(), s.MaxRead); err != nil {
+			return nil, fmt.Errorf("the records before commit %.12s: %w", lc.hash, err)
+		}
+	}
+	usage, _, err := s.Judge(base)
+	if err != nil {
+		return nil, fmt.Errorf("judge usage for commit %.12s: %w", lc.hash, err)
+	}
+	return usage, nil
+}
+
+// noteUsage is the usage the run judged by, keyed .yoi/-relative.
+func noteUsage(ev consolidate.Evidence) map[string]consolidate.RecordUsage {
+	out := map[string]consolidate.RecordUsage{}
+	for p, u := range ev.Usage {
+		if rel, err := record.ToolPath(p); err == nil {
+			out[rel] = consolidate.RecordUsage(u)
+		}
+	}
+	return out
 }
 
 // evidence reads the commit's note; found is false when it has none.
@@ -160,20 +205,20 @@ func reasonFor(ops []memlog.Op, rel string) string {
 	return ""
 }
 
-// protected lists the records the operations name that the run judged
-// protected, with the usage it judged them by.
-func protected(ops []memlog.Op, ev consolidate.Evidence) []Touched {
+// protected lists the records the operations name that usage judges
+// protected, with that usage; judged says when ("run" or "now").
+func protected(ops []memlog.Op, usage map[string]consolidate.RecordUsage, judged string) []Touched {
 	out := []Touched{}
 	seen := map[string]bool{}
 	for _, op := range ops {
 		for _, p := range []string{op.Path, op.Target} {
-			shown := record.DisplayPath(p)
-			u, ok := ev.Usage[shown]
-			if p == "" || !ok || !u.Protected || seen[string(op.Kind)+" "+shown] {
+			u, ok := usage[p]
+			key := string(op.Kind) + " " + p
+			if p == "" || !ok || !u.Protected || seen[key] {
 				continue
 			}
-			seen[string(op.Kind)+" "+shown] = true
-			out = append(out, Touched{Path: shown, Op: string(op.Kind), Uses: u.Uses, Frequency: u.Frequency})
+			seen[key] = true
+			out = append(out, Touched{Path: record.DisplayPath(p), Op: string(op.Kind), Uses: u.Uses, Frequency: u.Frequency, Judged: judged})
 		}
 	}
 	return out

@@ -10,8 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/yoimem/git-yoimem/consolidate"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/metrics"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -253,7 +257,7 @@ func TestBuildJSONShape(t *testing.T) {
 			t.Errorf("key %q: %s", k, v)
 		}
 	}
-	if !strings.Contains(string(b), `"removed_lines":2`) || !strings.Contains(string(b), `"lost_sources":["s0:1-2"]`) {
+	if !strings.Contains(string(b), `"judged":"run"`) || !strings.Contains(string(b), `"removed_lines":2`) || !strings.Contains(string(b), `"lost_sources":["s0:1-2"]`) {
 		t.Errorf("loss keys: %s", b)
 	}
 }
@@ -287,5 +291,40 @@ func TestBuildBadRange(t *testing.T) {
 	var ge *gitstore.Error
 	if !errors.As(err, &ge) || ge.ExitCode != 128 {
 		t.Fatalf("err %v; want git's refusal", err)
+	}
+}
+
+// TestBuildProtectedJudgedNow: a commit without its note (notes are not
+// fetched by default) has its protected records judged now, by
+// consolidation's JudgeUsage over this machine's usage and the run files
+// of the commit's parent, and says so.
+func TestBuildProtectedJudgedNow(t *testing.T) {
+	src, ctx := history(t)
+	src.Notes.Ref = "refs/notes/none"
+	at := func(min int) time.Time { return time.Date(2026, 1, 9, 0, min, 0, 0, time.UTC) }
+	use := func(id string, min int, session string) metrics.Event {
+		return metrics.Event{ID: id, Time: at(min), Session: session, Record: "memory/decisions/a.md", How: metrics.HowSearch}
+	}
+	local := metrics.Data{
+		Events: []metrics.Event{use("u0", 0, "s0"), use("u1", 1, "s1"), use("u2", 2, "s2")},
+		Ticks:  []metrics.Tick{{Time: at(-100), Session: "x", From: 1, To: 1, Tokens: 20_000_000}, {Time: at(5), Session: "x", From: 2, To: 2, Tokens: 1_000_000}},
+	}
+	src.Judge = consolidate.JudgeUsage(func() (metrics.Data, error) { return local, nil }, metrics.Params{Window: 10, Protect: 1.0, CandidateFrequency: 1.0, CandidateSessions: 2})
+	rep, err := Build(ctx, src, "main..yoimem/memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Commits[0]
+	if len(c.Protected) != 1 || c.Protected[0].Path != ".yoi/memory/decisions/a.md" || c.Protected[0].Uses != 3 || c.Protected[0].Judged != "now" {
+		t.Errorf("protected %+v; want a.md judged now with 3 uses", c.Protected)
+	}
+	if len(c.Unrecovered) != 1 || !strings.Contains(c.Unrecovered[0], "usage judged now") {
+		t.Errorf("unrecovered %q", c.Unrecovered)
+	}
+	src.Judge = func(record.Snapshot) (map[string]consolidate.RecordUsage, []string, error) {
+		return nil, nil, errors.New("journal broken")
+	}
+	if _, err := Build(ctx, src, "main..yoimem/memory"); err == nil || !strings.Contains(err.Error(), "journal broken") {
+		t.Errorf("a usage that cannot be read: %v", err)
 	}
 }

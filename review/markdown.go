@@ -48,7 +48,7 @@ func writeCommit(b *strings.Builder, c Commit) {
 	})
 	section(b, "Protected records touched", len(c.Protected), func() {
 		for _, t := range c.Protected {
-			fmt.Fprintf(b, "- %s (%s): %s, %.2f per million input tokens\n", code(t.Path), t.Op, count(t.Uses, "use"), t.Frequency)
+			fmt.Fprintf(b, "- %s (%s): %s, %.2f per million input tokens (judged %s)\n", code(t.Path), t.Op, count(t.Uses, "use"), t.Frequency, judgedWhen(t.Judged))
 		}
 	})
 	section(b, "New knowledge", len(c.NewKnowledge), func() {
@@ -126,4 +126,11 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func judgedWhen(j string) string {
+	if j == "now" {
+		return "now: the commit has no note"
+	}
+	return "by the run"
 }

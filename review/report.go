@@ -59,13 +59,15 @@ type Loss struct {
 	RemovedLine int      `json:"removed_lines"` // of those, how many are gone
 }
 
-// Touched is a protected record an operation changed, with the usage the
-// run judged it by.
+// Touched is a protected record an operation changed, with its usage.
 type Touched struct {
 	Path      string  `json:"path"`
 	Op        string  `json:"op"`
 	Uses      int     `json:"uses"`
-	Frequency float64 `json:"frequency"`
+	Frequency float64 `json:"frequency"` // invokes per million input tokens
+	// Judged is when: "run" (the usage the run judged by, from its note)
+	// or "now" (no note: judged at review time).
+	Judged string `json:"judged"`
 }
 
 // Knowledge is a knowledge record the commit created.

@@ -12,6 +12,7 @@ import (
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/review"
+	"github.com/yoimem/git-yoimem/workspace"
 )
 
 func newReviewCommand(env Env, g *globalOptions) *cli.Command {
@@ -28,7 +29,8 @@ superseded, unused, noisy; then add, update, replace) with their
 reasons; its new records; the records that may have lost information
 (a source gone, more than a third of the body's lines gone, or the
 record removed); the protected records it touched, with the usage the
-run judged them by; the knowledge it created with the candidates the run
+run judged them by (from its note; without the note, judged now from
+this machine's metrics and the committed run files); the knowledge it created with the candidates the run
 had; the sessions behind it (Yoimem-Session trailers and the evidence
 note on refs/notes/yoimem). What the commit and its note do not hold is
 said. Commits of the range that are not memory commits are listed as
@@ -74,7 +76,9 @@ func runReview(ctx context.Context, env Env, g *globalOptions, format, rng strin
 	if err != nil {
 		return cannotRun(err)
 	}
-	src := review.Source{Repo: w.Repo, Prefix: prefix, Notes: &gitstore.Notes{Repo: w.Repo, Objects: obj, Ref: consolidate.NotesRef}}
+	src := review.Source{Repo: w.Repo, Prefix: prefix, Notes: &gitstore.Notes{Repo: w.Repo, Objects: obj, Ref: consolidate.NotesRef},
+		Judge:   consolidate.JudgeUsage(w.Metrics().Read, workspace.MetricsParams(w.Config)),
+		MaxRead: w.Config.Int(config.KeyLintMaxFileBytes)}
 	rep, err := review.Build(ctx, src, rng)
 	var ge *gitstore.Error
 	switch {
