@@ -243,7 +243,9 @@ func sessions(m *memlog.Message, ev consolidate.Evidence) []string {
 }
 
 // groups puts the operations under their categories, in the canonical
-// order, then those without one under their kind.
+// order, then under categories the format does not know (each its own
+// group, so no operation is lost), then those without one under their
+// kind.
 func groups(ops []memlog.Op) []Group {
 	var out []Group
 	add := func(name string, op memlog.Op) {
@@ -264,6 +266,13 @@ func groups(ops []memlog.Op) []Group {
 			}
 		}
 	}
+	for _, op := range ops { // categories a hand-written message made up
+		for _, oc := range op.Categories {
+			if !known(oc) {
+				add(string(oc), op)
+			}
+		}
+	}
 	for _, op := range ops {
 		if len(op.Categories) == 0 {
 			add(string(op.Kind), op)
@@ -273,6 +282,15 @@ func groups(ops []memlog.Op) []Group {
 		return []Group{}
 	}
 	return out
+}
+
+func known(c memlog.Category) bool {
+	for _, k := range memlog.Categories() {
+		if c == k {
+			return true
+		}
+	}
+	return false
 }
 
 func toOp(op memlog.Op) Op {

@@ -19,7 +19,7 @@ func Markdown(r Report) string {
 	if len(r.Skipped) > 0 {
 		b.WriteString("\n## Skipped commits\n\n")
 		for _, s := range r.Skipped {
-			fmt.Fprintf(&b, "- %s %s: %s\n", code(short(s.Commit)), quote.Controls(s.Subject), s.Why)
+			fmt.Fprintf(&b, "- %s %s: %s\n", code(short(s.Commit)), quote.Controls(s.Subject), quote.Controls(s.Why))
 		}
 	}
 	return b.String()
@@ -34,7 +34,7 @@ func writeCommit(b *strings.Builder, c Commit) {
 	fmt.Fprintf(b, "%s, run %s, engine %s\n", c.Date, code(c.RunID), engine)
 	section(b, "Operations", len(c.Groups), func() {
 		for _, g := range c.Groups {
-			fmt.Fprintf(b, "- **%s**\n", g.Name)
+			fmt.Fprintf(b, "- **%s**\n", quote.Controls(g.Name))
 			for _, op := range g.Ops {
 				fmt.Fprintf(b, "  - %s\n", opLine(op))
 			}
