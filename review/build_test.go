@@ -328,3 +328,14 @@ func TestBuildProtectedJudgedNow(t *testing.T) {
 		t.Errorf("a usage that cannot be read: %v", err)
 	}
 }
+
+// TestBuildInterrupted: a canceled review stops with the context's error
+// (the command's exit 130), not as a git failure.
+func TestBuildInterrupted(t *testing.T) {
+	src, ctx := history(t)
+	ctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Build(ctx, src, "main..yoimem/memory"); !errors.Is(err, context.Canceled) {
+		t.Errorf("err %v; want context.Canceled", err)
+	}
+}
