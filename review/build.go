@@ -3,6 +3,7 @@ package review
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -24,8 +25,9 @@ type Source struct {
 	// metrics) for a commit without its note, over its parent's tree; nil:
 	// such a commit's protected records are not shown.
 	Judge func(record.Snapshot) (map[string]consolidate.RecordUsage, []string, error)
-	// MaxRead bounds a file read from the parent's tree for Judge (0: no
-	// bound of its own).
+	// MaxRead bounds a record read to measure its loss, and a file read
+	// from the parent's tree for Judge: yoimem.lint.maxFileBytes (0: no
+	// bound of its own). A record over it is not measured, and said so.
 	MaxRead int64
 }
 
@@ -169,12 +171,17 @@ func (s Source) review(ctx context.Context, c *Commit, lc logCommit, ch change, 
 		return nil
 	}
 	before, err := s.blob(ctx, lc.parent, ch.rel)
-	if err != nil {
+	if unmeasured(c, shown, "before", err) {
+		return nil
+	} else if err != nil {
 		return err
 	}
 	var after []byte
 	if ch.status != "D" {
-		if after, err = s.blob(ctx, lc.hash, ch.rel); err != nil {
+		after, err = s.blob(ctx, lc.hash, ch.rel)
+		if unmeasured(c, shown, "after", err) {
+			return nil
+		} else if err != nil {
 			return err
 		}
 	}
@@ -186,6 +193,17 @@ func (s Source) review(ctx context.Context, c *Commit, lc logCommit, ch change, 
 		c.Losses = append(c.Losses, *l)
 	}
 	return nil
+}
+
+// unmeasured notes a record too big to read, whose loss is then not
+// measured; it reports whether err was that.
+func unmeasured(c *Commit, shown, when string, err error) bool {
+	var big *tooBig
+	if !errors.As(err, &big) {
+		return false
+	}
+	c.Unrecovered = append(c.Unrecovered, fmt.Sprintf("%s %s the commit %v: its loss is not measured", shown, when, big))
+	return true
 }
 
 func nonNil(s []string) []string {

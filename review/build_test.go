@@ -339,3 +339,25 @@ func TestBuildInterrupted(t *testing.T) {
 		t.Errorf("err %v; want context.Canceled", err)
 	}
 }
+
+// TestBuildRecordOverLimit: a record blob over MaxRead is not read; its
+// loss is not measured, and the review says so with its size, the limit
+// and the key that sets it.
+func TestBuildRecordOverLimit(t *testing.T) {
+	src, ctx := history(t)
+	src.MaxRead = 200
+	rep, err := Build(ctx, src, "main..yoimem/memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Commits[0]
+	want := ".yoi/memory/decisions/a.md before the commit is 257 bytes, over the limit of 200 (yoimem.lint.maxFileBytes): its loss is not measured"
+	if strings.Join(c.Unrecovered, "\n") != want {
+		t.Errorf("unrecovered %q;\nwant %q", c.Unrecovered, want)
+	}
+	for _, l := range c.Losses {
+		if l.Path == ".yoi/memory/decisions/a.md" {
+			t.Errorf("a.md measured: %+v", l)
+		}
+	}
+}

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/internal/quote"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -50,9 +53,30 @@ func (s Source) dir() string {
 	return s.Prefix
 }
 
-// blob is a record's content at a commit.
+// tooBig is a blob over MaxRead, left unread.
+type tooBig struct{ size, limit int64 }
+
+func (e *tooBig) Error() string {
+	return fmt.Sprintf("is %s bytes, over the limit of %s (%s)", quote.Thousands(e.size), quote.Thousands(e.limit), config.KeyLintMaxFileBytes)
+}
+
+// blob is a record's content at a commit; a *tooBig past MaxRead.
 func (s Source) blob(ctx context.Context, commit, rel string) ([]byte, error) {
-	b, err := s.Repo.Git.Run(ctx, "cat-file", "blob", commit+":"+s.dir()+"/"+rel)
+	spec := commit + ":" + s.dir() + "/" + rel
+	if s.MaxRead > 0 {
+		out, err := s.Repo.Git.Run(ctx, "cat-file", "-s", spec)
+		if err != nil {
+			return nil, fmt.Errorf("the size of %s at %.12s: %w", record.DisplayPath(rel), commit, err)
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("the size of %s at %.12s: git said %q", record.DisplayPath(rel), commit, out)
+		}
+		if n > s.MaxRead {
+			return nil, &tooBig{size: n, limit: s.MaxRead}
+		}
+	}
+	b, err := s.Repo.Git.Run(ctx, "cat-file", "blob", spec)
 	if err != nil {
 		return nil, fmt.Errorf("read %s at %.12s: %w", record.DisplayPath(rel), commit, err)
 	}
