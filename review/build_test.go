@@ -130,21 +130,28 @@ func write(t *testing.T, dir, rel, content string) {
 // memory commit with a note, then a commit that is not one.
 func history(t *testing.T) (Source, context.Context) {
 	t.Helper()
+	return historyIn(t, "")
+}
+
+// historyIn is history with the workspace in the directory root of the
+// repository ("" for its top level, else ending in "/").
+func historyIn(t *testing.T, root string) (Source, context.Context) {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
 	dir, home := t.TempDir(), t.TempDir()
 	env := gitEnv(home)
 	run(t, dir, env, "init", "-q", "-b", "main")
-	write(t, dir, ".yoi/memory/decisions/a.md", decisionA)
-	write(t, dir, ".yoi/memory/decisions/b.md", decisionB)
+	write(t, dir, root+".yoi/memory/decisions/a.md", decisionA)
+	write(t, dir, root+".yoi/memory/decisions/b.md", decisionB)
 	write(t, dir, "README.md", "hello\n")
 	run(t, dir, env, "add", "-A")
 	run(t, dir, env, "commit", "-q", "-m", "memory layout")
 	run(t, dir, env, "checkout", "-q", "-b", "yoimem/memory")
-	write(t, dir, ".yoi/memory/decisions/a.md", decisionATrimmed)
-	write(t, dir, ".yoi/knowledge/retry.md", knowledgeK)
-	run(t, dir, env, "rm", "-q", ".yoi/memory/decisions/b.md")
+	write(t, dir, root+".yoi/memory/decisions/a.md", decisionATrimmed)
+	write(t, dir, root+".yoi/knowledge/retry.md", knowledgeK)
+	run(t, dir, env, "rm", "-q", root+".yoi/memory/decisions/b.md")
 	run(t, dir, env, "add", "-A")
 	run(t, dir, env, "commit", "-q", "-m", memoryMessage)
 	run(t, dir, env, "notes", "--ref=refs/notes/yoimem", "add", "-m", evidenceNote, "HEAD")
@@ -159,7 +166,7 @@ func history(t *testing.T) (Source, context.Context) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Source{Repo: repo, Prefix: ".yoi", Notes: &gitstore.Notes{Repo: repo, Objects: obj, Ref: "refs/notes/yoimem"}}, ctx
+	return Source{Repo: repo, Prefix: root + ".yoi", Notes: &gitstore.Notes{Repo: repo, Objects: obj, Ref: "refs/notes/yoimem"}}, ctx
 }
 
 func golden(t *testing.T, name, got string) {
@@ -359,5 +366,27 @@ func TestBuildRecordOverLimit(t *testing.T) {
 		if l.Path == ".yoi/memory/decisions/a.md" {
 			t.Errorf("a.md measured: %+v", l)
 		}
+	}
+}
+
+// TestBuildSubdirectoryWorkspace: a workspace below the top level reads
+// the same, its paths printed from the workspace root.
+func TestBuildSubdirectoryWorkspace(t *testing.T) {
+	top, ctx := history(t)
+	sub, _ := historyIn(t, "svc/api/")
+	want, err := Build(ctx, top, "main..yoimem/memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Build(ctx, sub, "main..yoimem/memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, g := want.Commits[0], got.Commits[0]
+	w.Commit, g.Commit = "", ""
+	wj, _ := json.Marshal(w)
+	gj, _ := json.Marshal(g)
+	if string(wj) != string(gj) {
+		t.Errorf("in svc/api/:\n%s\nat the top:\n%s", gj, wj)
 	}
 }
