@@ -30,9 +30,9 @@ reasons; its new records; the records that may have lost information
 (a source gone, more than a third of the body's lines gone, or the
 record removed); the protected records it touched, with the usage the
 run judged them by (from its note; without the note, judged now from
-this machine's metrics and the committed run files); the knowledge it created with the candidates the run
-had; the sessions behind it (Yoimem-Session trailers and the evidence
-note on refs/notes/yoimem). What the commit and its note do not hold is
+this machine's metrics and the committed run files); the knowledge it
+created with the candidates the run had; the sessions behind it
+(Yoimem-Session trailers and the evidence note on refs/notes/yoimem). What the commit and its note do not hold is
 said. Commits of the range that are not memory commits are listed as
 skipped. Paths print from the workspace root (.yoi/...).
 
