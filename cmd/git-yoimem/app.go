@@ -62,6 +62,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newDoctorCommand(env, g),
 		newHookCommand(env, g),
 		newLogCommand(env, g),
+		newReviewCommand(env, g),
 		newMergeCommand(env, g),
 		newSearchCommand(env, g),
 		newShowCommand(env, g),

@@ -49,6 +49,9 @@ func forbidden() map[string][]string {
 		"consolidate":       {"mcp/...", "hooks/...", "githook", "llm/apis"},
 		"consolidate/setup": {"mcp/...", "hooks/...", "githook", "llm/apis"},
 		"eval":              {"mcp/...", "hooks/...", "githook", "llm/apis"},
+		// review reads commits, blobs and notes; usage is judged by a
+		// function the command gives it
+		"review": {"workspace/...", "mcp/...", "hooks/...", "githook", "llm/...", "memory/...", "extract/...", "agent/...", "eval/..."},
 		// agent integrations: pure events, responses and settings merges;
 		// what the hooks do with them is the command's wiring
 		"agent": {"agent/...", "memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/...", "eval/..."},
