@@ -150,3 +150,11 @@ func TestURIPath(t *testing.T) {
 		}
 	}
 }
+
+func TestGitHubCommand(t *testing.T) {
+	got := GitHubCommand("error", "memory-trailers", "refs/heads/x: commit abc: bad\nline 100%")
+	want := "::error title=memory-trailers::refs/heads/x: commit abc: bad%0Aline 100%25\n"
+	if got != want {
+		t.Errorf("GitHubCommand = %q, want %q", got, want)
+	}
+}

@@ -42,3 +42,9 @@ func escapeData(s string) string {
 func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
+
+// GitHubCommand is one workflow command on no file: level is error,
+// warning or notice, title and message are escaped.
+func GitHubCommand(level, title, message string) string {
+	return "::" + level + " title=" + escapeProperty(title) + "::" + escapeData(message) + "\n"
+}
