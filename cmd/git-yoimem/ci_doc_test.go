@@ -16,7 +16,8 @@ import (
 // docs/ci.md are YAML that parses, run on requests that touch .yoi/, and
 // every 'git yoimem' command they run parses as this CLI's, with the
 // checks the doc promises (lint for annotations and SARIF, check-commits);
-// their shell lines pass bash -n when bash is there.
+// their shell lines pass bash -n when bash is there, and take no
+// ${{ … }} expression into the script (injection).
 func TestCIDoc(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "ci.md"))
 	if err != nil {
@@ -46,6 +47,11 @@ func TestCIDoc(t *testing.T) {
 		}
 		var ran []string
 		for _, script := range scripts(doc) {
+			// A ${{ … }} in run: is pasted into the script before the shell
+			// runs it: a branch named $(…) would run. Values go in env:.
+			if strings.Contains(script, "${{") {
+				t.Errorf("%s: run: %q expands ${{ … }} in the script; pass it through env:", want.name, script)
+			}
 			if path, err := exec.LookPath("bash"); err == nil {
 				// ${{ … }} is the runner's, expanded before the shell sees it.
 				sh := regexp.MustCompile(`\$\{\{[^}]*\}\}`).ReplaceAllString(script, "x")
