@@ -56,6 +56,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 	app.Commands = []*cli.Command{
 		newInitCommand(env, g),
 		newLintCommand(env, g),
+		newCheckCommitsCommand(env, g),
 		newConfigCommand(env, g),
 		newInstallCommand(env, g),
 		newUninstallCommand(env, g),

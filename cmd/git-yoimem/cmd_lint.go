@@ -27,7 +27,7 @@ func newLintCommand(env Env, g *globalOptions) *cli.Command {
 		Name:      "lint",
 		Usage:     "check memory records against the linter's rules",
 		ArgsUsage: "[PATH...]",
-		UsageText: "git yoimem lint [--format text|json] [PATH...]\ngit yoimem lint --list-rules [--format text|json]",
+		UsageText: "git yoimem lint [--format text|json|github|sarif] [PATH...]\ngit yoimem lint --list-rules [--format text|json]",
 		Description: `Lints the records under .yoi/ in the working tree (all of them, or the
 files and directories named, which must be inside .yoi/). References and
 replaced_by links are checked against the whole .yoi/ either way.
@@ -35,21 +35,27 @@ replaced_by links are checked against the whole .yoi/ either way.
 Findings print one per line, compiler style:
    path:line:col: error|warning rule-id: message
 --format json prints {"findings": [...], "files", "errors", "warnings"}
-with paths from the workspace root (.yoi/knowledge/x.md). --list-rules
-lists the rules.
+with paths from the workspace root (.yoi/knowledge/x.md). For CI,
+--format github prints GitHub Actions workflow commands (annotations on
+the pull request) and --format sarif a SARIF 2.1.0 log for code
+scanning, both with paths from the repository root (docs/ci.md).
+--list-rules lists the rules.
 
 Exit status is 1 when any finding is an error; warnings alone exit 0.`,
 		Flags: []cli.Flag{
-			formatFlag(&opts.format),
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text, json, github or sarif", Destination: &opts.format},
 			&cli.BoolFlag{Name: "list-rules", Usage: "list every rule with its severity and exit", Destination: &opts.listRules},
 		},
 		Action: func(c *cli.Context) error {
-			if err := checkFormat(opts.format); err != nil {
+			if err := checkFormatOf(opts.format, lintFormats); err != nil {
 				return err
 			}
 			opts.paths = c.Args().Slice()
 			if opts.listRules && len(opts.paths) > 0 {
 				return usageError("--list-rules takes no PATH")
+			}
+			if opts.listRules && !(opts.format == "text" || opts.format == "json") {
+				return usageError("--list-rules --format %s: want text or json", quote.Value(opts.format))
 			}
 			return runLint(c.Context, env, g, opts)
 		},
@@ -142,6 +148,9 @@ func selectPaths(env Env, w *workspace.Workspace, snap record.Snapshot, args []s
 // directory and quoted as git quotes paths, and messages keep to one line:
 // no file name can forge a finding or reach the terminal as an escape.
 func printLint(ctx context.Context, env Env, w *workspace.Workspace, rep lint.Report, format string) error {
+	if format == "github" || format == "sarif" {
+		return printLintCI(env, w, rep, format)
+	}
 	if format == "json" {
 		out := lintJSON{Findings: make([]lint.Finding, 0, len(rep.Findings)), Files: rep.Files, Errors: rep.Count(lint.Error), Warnings: rep.Count(lint.Warning)}
 		for _, f := range rep.Findings {
