@@ -28,7 +28,9 @@ func (e *ParentMovedError) Unwrap() error { return ErrParentMoved }
 
 // Parent is the commit the next memory commit would be written on: the
 // memory branch tip while it is not merged into the base, else the base
-// tip ("" when neither exists). Consolidation plans on that commit's
+// tip ("" when neither exists). Merged means an ancestor of the base, or
+// its changes to .yoi/ all in one base commit since the fork point (a
+// squash or rebase merge). Consolidation plans on that commit's
 // tree (DESIGN 7: the base of a run), never on the working tree.
 func (m *MemoryBranch) Parent(ctx context.Context) (string, error) {
 	if err := CheckBranchName(m.Branch); err != nil {
@@ -38,5 +40,6 @@ func (m *MemoryBranch) Parent(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return m.parent(ctx, tip, base)
+	p, _, err := m.parent(ctx, tip, base)
+	return p, err
 }

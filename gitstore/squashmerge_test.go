@@ -1,0 +1,109 @@
+package gitstore
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestParentAfterSquashOrRebaseMerge: a memory branch whose changes reached
+// the base by squash or by cherry-picks (GitHub's rebase merge) is merged,
+// though its tip is no ancestor of the base: the next memory commit starts
+// from the base tip, carries only its own change, and says why in the
+// reflog. A branch whose changes are not (all) in the base stays the parent.
+func TestParentAfterSquashOrRebaseMerge(t *testing.T) {
+	type setup func(t *testing.T, dir string, env []string)
+	squash := func(t *testing.T, dir string, env []string) {
+		runGit(t, dir, env, "merge", "-q", "--squash", "yoimem/memory")
+		runGit(t, dir, env, "commit", "-q", "-m", "memory (squashed)")
+	}
+	codeCommit := func(t *testing.T, dir string, env []string, name string) {
+		writeFile(t, dir, "src/"+name, []byte(name+"\n"), 0o644)
+		runGit(t, dir, env, "add", "-A")
+		runGit(t, dir, env, "commit", "-q", "-m", "code "+name)
+	}
+	tests := []struct {
+		name   string
+		before setup // on main, before the merge
+		merge  setup // brings (some of) the memory into main
+		after  setup // on main, after the merge
+		merged bool
+	}{
+		{name: "squash", merge: squash, merged: true},
+		{name: "squash, then code and a hand edit of a squashed record",
+			merge: squash,
+			after: func(t *testing.T, dir string, env []string) {
+				codeCommit(t, dir, env, "later.go")
+				writeFile(t, dir, ".yoi/knowledge/a.md", []byte("A, edited by hand\n"), 0o644)
+				runGit(t, dir, env, "commit", "-q", "-am", "edit a")
+			}, merged: true},
+		{name: "squash after main edited another record",
+			before: func(t *testing.T, dir string, env []string) {
+				writeFile(t, dir, ".yoi/knowledge/other.md", []byte("other, by hand\n"), 0o644)
+				runGit(t, dir, env, "add", "-A")
+				runGit(t, dir, env, "commit", "-q", "-m", "add other")
+			},
+			merge: squash, merged: true},
+		{name: "cherry-picks (GitHub rebase merge)",
+			before: func(t *testing.T, dir string, env []string) { codeCommit(t, dir, env, "x.go") },
+			merge: func(t *testing.T, dir string, env []string) {
+				runGit(t, dir, env, "cherry-pick", "main..yoimem/memory")
+			}, merged: true},
+		{name: "rebase of the branch then fast-forward",
+			before: func(t *testing.T, dir string, env []string) { codeCommit(t, dir, env, "x.go") },
+			merge: func(t *testing.T, dir string, env []string) {
+				runGit(t, dir, env, "rebase", "-q", "main", "yoimem/memory")
+				runGit(t, dir, env, "switch", "-q", "main")
+				runGit(t, dir, env, "merge", "-q", "--ff-only", "yoimem/memory")
+			}, merged: true},
+		{name: "not merged, main moved",
+			merge: func(t *testing.T, dir string, env []string) { codeCommit(t, dir, env, "x.go") }},
+		{name: "only the first memory commit picked",
+			merge: func(t *testing.T, dir string, env []string) {
+				runGit(t, dir, env, "cherry-pick", "yoimem/memory~1")
+			}},
+		{name: "squashed, then main took the change back",
+			merge: squash,
+			after: func(t *testing.T, dir string, env []string) {
+				runGit(t, dir, env, "revert", "--no-edit", "HEAD")
+			}, merged: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, dir, env := memRepo(t)
+			ctx := context.Background()
+			commit(t, m, changes(t, "knowledge/a.md", "A\n"), 1)
+			second := commit(t, m, changes(t, "knowledge/b.md", "B\n", "knowledge/keep.md", ""), 2)
+			for _, s := range []setup{tt.before, tt.merge, tt.after} {
+				if s != nil {
+					s(t, dir, env)
+				}
+			}
+			base := runGit(t, dir, env, "rev-parse", "main")
+			tip := runGit(t, dir, env, "rev-parse", "yoimem/memory")
+			want := tip
+			if tt.merged {
+				want = base
+			}
+			if got, err := m.Parent(ctx); err != nil || got != want {
+				t.Fatalf("Parent = %q, %v; want %s (merged %v; base %s, memory %s)", got, err, want, tt.merged, base, tip)
+			}
+			next := commit(t, m, changes(t, "knowledge/c.md", "C\n"), 3)
+			if next.Parent != want {
+				t.Fatalf("commit built on %s, want %s", next.Parent, want)
+			}
+			if !tt.merged {
+				return
+			}
+			if diff := runGit(t, dir, env, "diff", "--name-only", "main", "yoimem/memory"); diff != ".yoi/knowledge/c.md" {
+				t.Fatalf("diff main yoimem/memory = %q, want only the new record", diff)
+			}
+			if tip != base && tip == second.Commit {
+				reflog := runGit(t, dir, env, "reflog", "-1", "--format=%gs", "yoimem/memory")
+				if !strings.Contains(reflog, "squash") || !strings.Contains(reflog, "refs/heads/main") {
+					t.Fatalf("reflog = %q, want it to say the branch restarted from the base after a squash or rebase merge", reflog)
+				}
+			}
+		})
+	}
+}
