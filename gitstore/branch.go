@@ -224,14 +224,7 @@ func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (parent, re
 	case a == tipAhead:
 		return tip, "", nil
 	}
-	at, err := m.squashMerged(ctx, tip, base)
-	switch {
-	case err != nil:
-		return "", "", fmt.Errorf("is %s merged into %s: %w", m.Ref(), m.Base, err)
-	case at == "":
-		return tip, "", nil
-	}
-	return base, fmt.Sprintf("restarted from %s: %s was squash- or rebase-merged (its changes are in %s); old tip %s", m.Base, m.Branch, abbrev(at), abbrev(tip)), nil
+	return m.afterDivergence(ctx, tip, base)
 }
 
 // ancestry is how the memory tip stands to the base tip.

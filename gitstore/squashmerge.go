@@ -25,28 +25,32 @@ type yoiEntry struct {
 	mode filemode.FileMode
 }
 
-// squashMerged reports whether every change the memory branch made to
-// .yoi/ since it left the base (the fork point to the tip, net) is in
-// one commit of the base since the fork point: each changed path has
-// there the tip's blob and mode, or is absent where the tip deleted it.
-// That is a squash merge or a rebase merge (cherry-picks) of the whole
-// branch, whose tip is then no ancestor of the base. It names the base
-// commit found ("" when none).
-func (m *MemoryBranch) squashMerged(ctx context.Context, tip, base string) (string, error) {
+// forkPoint is the merge base of the memory tip and the base ("" when
+// they have no history in common).
+func (m *MemoryBranch) forkPoint(ctx context.Context, tip, base string) (string, error) {
 	out, err := m.Repo.Git.Run(ctx, "merge-base", tip, base)
 	var ge *Error
 	switch {
 	case errors.As(err, &ge) && ge.ExitCode == 1:
-		return "", nil // no history in common: nothing of the branch is in the base
+		return "", nil
 	case err != nil:
 		return "", fmt.Errorf("fork point of %s and %s: %w", m.Ref(), m.Base, err)
 	}
-	fork := strings.TrimSpace(string(out))
-	changed, err := m.changedPaths(ctx, fork, tip)
+	return strings.TrimSpace(string(out)), nil
+}
+
+// squashMerged reports whether every change commit `upTo` of the memory
+// branch made since the fork point (net) is in one commit of the base
+// since then: each changed path has there upTo's blob and mode, or is
+// absent where upTo deleted it. For the tip that is a squash merge or a
+// rebase merge (cherry-picks) of the whole branch, whose tip is then no
+// ancestor of the base. It names the base commit found ("" when none).
+func (m *MemoryBranch) squashMerged(ctx context.Context, fork, upTo, base string) (string, error) {
+	changed, err := m.changedPaths(ctx, fork, upTo)
 	if err != nil || len(changed) == 0 {
 		return "", err
 	}
-	out, err = m.Repo.Git.Run(ctx, "rev-list", "--max-count="+strconv.Itoa(squashScanLimit), base, "^"+fork, "--")
+	out, err := m.Repo.Git.Run(ctx, "rev-list", "--max-count="+strconv.Itoa(squashScanLimit), base, "^"+fork, "--")
 	if err != nil {
 		return "", fmt.Errorf("commits of %s since %s: %w", m.Base, fork, err)
 	}
@@ -59,14 +63,12 @@ func (m *MemoryBranch) squashMerged(ctx context.Context, tip, base string) (stri
 	return "", nil
 }
 
-// changedPaths is git diff-tree from one commit to another on .yoi/: each
-// changed path (from the top level) with its blob and mode in `to`.
+// changedPaths is git diff-tree from one commit to another: each changed
+// path (from the top level, anywhere, so that a commit made by hand on
+// the memory branch is never counted as merged unless it is) with its
+// blob and mode in `to`.
 func (m *MemoryBranch) changedPaths(ctx context.Context, from, to string) (map[string]yoiEntry, error) {
-	args := []string{"diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", from, to, "--"}
-	if m.Prefix != "" {
-		args = append(args, m.Prefix)
-	}
-	out, err := m.Repo.Git.Run(ctx, args...)
+	out, err := m.Repo.Git.Run(ctx, "diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", from, to, "--")
 	if err != nil {
 		return nil, fmt.Errorf("%s changes from %s to %s: %w", m.Ref(), from, to, err)
 	}

@@ -58,10 +58,6 @@ func TestParentAfterSquashOrRebaseMerge(t *testing.T) {
 			}, merged: true},
 		{name: "not merged, main moved",
 			merge: func(t *testing.T, dir string, env []string) { codeCommit(t, dir, env, "x.go") }},
-		{name: "only the first memory commit picked",
-			merge: func(t *testing.T, dir string, env []string) {
-				runGit(t, dir, env, "cherry-pick", "yoimem/memory~1")
-			}},
 		{name: "squashed, then main took the change back",
 			merge: squash,
 			after: func(t *testing.T, dir string, env []string) {
@@ -103,6 +99,83 @@ func TestParentAfterSquashOrRebaseMerge(t *testing.T) {
 				if !strings.Contains(reflog, "squash") || !strings.Contains(reflog, "refs/heads/main") {
 					t.Fatalf("reflog = %q, want it to say the branch restarted from the base after a squash or rebase merge", reflog)
 				}
+			}
+		})
+	}
+}
+
+// TestParentAfterPartialSquash: when only the first memory commits reached
+// the base (picked, or squashed before more were made), the rest are
+// replayed onto the base tip commit by commit, message and author kept,
+// and the next commit goes on them: nothing unmerged is lost and nothing
+// merged is carried again. A replay that would overwrite what the base
+// changed since is not made: the memory tip stays the parent.
+func TestParentAfterPartialSquash(t *testing.T) {
+	tests := []struct {
+		name       string
+		merge      func(t *testing.T, dir string, env []string)
+		replay     bool
+		handCommit bool // the memory branch's last commit is made by hand, outside .yoi/
+	}{
+		{name: "first commit picked", replay: true, merge: func(t *testing.T, dir string, env []string) {
+			runGit(t, dir, env, "cherry-pick", "yoimem/memory~1")
+		}},
+		{name: "first commit picked, then its record edited on the base", merge: func(t *testing.T, dir string, env []string) {
+			runGit(t, dir, env, "cherry-pick", "yoimem/memory~1")
+			writeFile(t, dir, ".yoi/knowledge/a.md", []byte("A, by hand\n"), 0o644)
+			runGit(t, dir, env, "commit", "-q", "-am", "edit a")
+		}},
+		{name: "first commit picked, the rest is a hand commit outside .yoi/", handCommit: true, merge: func(t *testing.T, dir string, env []string) {
+			runGit(t, dir, env, "cherry-pick", "yoimem/memory~1")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, dir, env := memRepo(t)
+			ctx := context.Background()
+			commit(t, m, changes(t, "knowledge/a.md", "A\n"), 1)
+			second := commit(t, m, changes(t, "knowledge/a.md", "A2\n", "knowledge/b.md", "B\n"), 2)
+			if tt.handCommit {
+				runGit(t, dir, env, "switch", "-q", "--detach", "yoimem/memory~1")
+				writeFile(t, dir, "src/hack.go", []byte("package main\n"), 0o644)
+				runGit(t, dir, env, "add", "-A")
+				runGit(t, dir, env, "commit", "-q", "-m", "by hand")
+				runGit(t, dir, env, "branch", "-f", "yoimem/memory", "HEAD")
+				runGit(t, dir, env, "switch", "-q", "main")
+				second.Commit = runGit(t, dir, env, "rev-parse", "yoimem/memory")
+			}
+			tt.merge(t, dir, env)
+			base := runGit(t, dir, env, "rev-parse", "main")
+			got, err := m.Parent(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.replay {
+				if got != second.Commit {
+					t.Fatalf("Parent = %s, want the memory tip %s", got, second.Commit)
+				}
+				return
+			}
+			if got == second.Commit || runGit(t, dir, env, "rev-parse", got+"^") != base {
+				t.Fatalf("Parent = %s, want the unmerged memory commit replayed on the base %s", got, base)
+			}
+			if a, b := runGit(t, dir, env, "log", "-1", "--format=%an %ae %ad%n%B", got), runGit(t, dir, env, "log", "-1", "--format=%an %ae %ad%n%B", second.Commit); a != b {
+				t.Fatalf("replayed commit:\n%s\nwant as the original:\n%s", a, b)
+			}
+			again, err := m.Parent(ctx)
+			if err != nil || again != got {
+				t.Fatalf("Parent again = %s, %v; want the same replay %s", again, err, got)
+			}
+			next := commit(t, m, changes(t, "knowledge/c.md", "C\n"), 3)
+			if next.Parent != got || next.Restarted == "" {
+				t.Fatalf("commit = %+v, want it on the replay %s, restarted", next, got)
+			}
+			if diff := runGit(t, dir, env, "diff", "--name-only", "main", "yoimem/memory"); diff != ".yoi/knowledge/a.md\n.yoi/knowledge/b.md\n.yoi/knowledge/c.md" {
+				t.Fatalf("diff main yoimem/memory = %q", diff)
+			}
+			logged, _, err := MemoryLog(ctx, m.Repo, "main..yoimem/memory")
+			if err != nil || len(logged) != 2 || logged[0].RunID != "run-3" || logged[1].RunID != "run-2" {
+				t.Fatalf("MemoryLog main..yoimem/memory = %+v, %v; want run-3 then run-2", logged, err)
 			}
 		})
 	}
