@@ -16,49 +16,58 @@ import (
 // base tip when only its first commits did; else the memory tip. restart
 // says why when the tip is left behind.
 func (m *MemoryBranch) afterDivergence(ctx context.Context, tip, base string) (parent, restart string, err error) {
-	fail := func(err error) (string, string, error) {
-		return "", "", fmt.Errorf("is %s merged into %s: %w", m.Ref(), m.Base, err)
-	}
-	fork, err := m.forkPoint(ctx, tip, base)
-	if err != nil {
-		return fail(err)
-	}
-	if fork == "" {
-		return tip, "", nil // no history in common: nothing of the branch is in the base
-	}
-	at, err := m.squashMerged(ctx, fork, tip, base)
+	mp, err := m.mergedUpTo(ctx, tip, base)
 	switch {
 	case err != nil:
-		return fail(err)
-	case at != "":
-		return base, fmt.Sprintf("restarted from %s: %s was squash- or rebase-merged (its changes are in %s); old tip %s", m.Base, m.Branch, abbrev(at), abbrev(tip)), nil
+		return "", "", fmt.Errorf("is %s merged into %s: %w", m.Ref(), m.Base, err)
+	case mp.upTo == "":
+		return tip, "", nil
+	case mp.upTo == tip:
+		return base, fmt.Sprintf("restarted from %s: %s was squash- or rebase-merged (its changes are in %s); old tip %s", m.Base, m.Branch, abbrev(mp.at), abbrev(tip)), nil
+	}
+	replayed, err := m.replay(ctx, base, mp.rest)
+	switch {
+	case err != nil:
+		return "", "", fmt.Errorf("replay %s onto %s: %w", m.Ref(), m.Base, err)
+	case replayed == "":
+		return tip, "", nil
+	}
+	return replayed, fmt.Sprintf("restarted from %s: %s was partly squash- or rebase-merged (up to %s, in %s); %d unmerged commit(s) replayed; old tip %s", m.Base, m.Branch, abbrev(mp.upTo), abbrev(mp.at), len(mp.rest), abbrev(tip)), nil
+}
+
+// mergedPart is how much of a memory branch that diverged from the base
+// the base holds by squash or rebase.
+type mergedPart struct {
+	upTo string   // the last memory commit whose changes the base holds: the tip, one before it, or "" (none)
+	at   string   // the base commit that holds them
+	rest []string // the memory commits after upTo, oldest first
+}
+
+// mergedUpTo finds the newest memory commit since the fork point whose
+// changes (net, from the fork point) one base commit holds. Past the tip
+// it looks only on a single line of commits (no merge on the branch).
+func (m *MemoryBranch) mergedUpTo(ctx context.Context, tip, base string) (mergedPart, error) {
+	fork, err := m.forkPoint(ctx, tip, base)
+	if err != nil || fork == "" {
+		return mergedPart{}, err // no history in common: nothing of the branch is in the base
+	}
+	if at, err := m.squashMerged(ctx, fork, tip, base); err != nil || at != "" {
+		return mergedPart{upTo: tip, at: at}, err
 	}
 	chain, err := m.memoryChain(ctx, fork, tip)
-	if err != nil || len(chain) < 2 {
-		return tipOr(err, tip, fail)
+	if err != nil {
+		return mergedPart{}, err
 	}
 	for k := len(chain) - 1; k >= 1; k-- {
 		at, err := m.squashMerged(ctx, fork, chain[k-1], base)
 		if err != nil {
-			return fail(err)
+			return mergedPart{}, err
 		}
-		if at == "" {
-			continue
+		if at != "" {
+			return mergedPart{upTo: chain[k-1], at: at, rest: chain[k:]}, nil
 		}
-		replayed, err := m.replay(ctx, base, chain[k:])
-		if err != nil || replayed == "" {
-			return tipOr(err, tip, fail)
-		}
-		return replayed, fmt.Sprintf("restarted from %s: %s was partly squash- or rebase-merged (up to %s, in %s); %d unmerged commit(s) replayed; old tip %s", m.Base, m.Branch, abbrev(chain[k-1]), abbrev(at), len(chain)-k, abbrev(tip)), nil
 	}
-	return tip, "", nil
-}
-
-func tipOr(err error, tip string, fail func(error) (string, string, error)) (string, string, error) {
-	if err != nil {
-		return fail(err)
-	}
-	return tip, "", nil
+	return mergedPart{}, nil
 }
 
 // memoryChain lists the commits from the fork point to the tip, oldest

@@ -84,6 +84,13 @@ func TestParentAfterSquashOrRebaseMerge(t *testing.T) {
 			if got, err := m.Parent(ctx); err != nil || got != want {
 				t.Fatalf("Parent = %q, %v; want %s (merged %v; base %s, memory %s)", got, err, want, tt.merged, base, tip)
 			}
+			if merged, err := m.Merged(ctx); err != nil || merged != tt.merged {
+				t.Fatalf("Merged = %v, %v; want %v", merged, err, tt.merged)
+			}
+			since, err := m.UnmergedSince(ctx)
+			if unmerged := runGit(t, dir, env, "rev-list", since+"..yoimem/memory"); err != nil || (unmerged == "") != tt.merged {
+				t.Fatalf("UnmergedSince = %q, %v: unmerged commits %q, want none only when merged (%v)", since, err, unmerged, tt.merged)
+			}
 			next := commit(t, m, changes(t, "knowledge/c.md", "C\n"), 3)
 			if next.Parent != want {
 				t.Fatalf("commit built on %s, want %s", next.Parent, want)
@@ -149,6 +156,10 @@ func TestParentAfterPartialSquash(t *testing.T) {
 			got, err := m.Parent(ctx)
 			if err != nil {
 				t.Fatal(err)
+			}
+			first := runGit(t, dir, env, "rev-parse", second.Commit+"~1")
+			if since, err := m.UnmergedSince(ctx); err != nil || since != first {
+				t.Fatalf("UnmergedSince = %q, %v; want the picked memory commit %s", since, err, first)
 			}
 			if !tt.replay {
 				if got != second.Commit {
