@@ -50,7 +50,13 @@ func (m *MemoryBranch) squashMerged(ctx context.Context, fork, upTo, base string
 	if err != nil || len(changed) == 0 {
 		return "", err
 	}
-	out, err := m.Repo.Git.Run(ctx, "rev-list", "--max-count="+strconv.Itoa(squashScanLimit), base, "^"+fork, "--")
+	args := []string{"rev-list", "--max-count=" + strconv.Itoa(squashScanLimit), base, "^" + fork, "--"}
+	if m.within(changed) {
+		// Only commits that changed .yoi/ can be the first to hold a
+		// .yoi/ state; a later one holding it is found through them.
+		args = append(args, m.Prefix)
+	}
+	out, err := m.Repo.Git.Run(ctx, args...)
 	if err != nil {
 		return "", fmt.Errorf("commits of %s since %s: %w", m.Base, fork, err)
 	}
@@ -61,6 +67,19 @@ func (m *MemoryBranch) squashMerged(ctx context.Context, fork, upTo, base string
 		}
 	}
 	return "", nil
+}
+
+// within reports whether every path is below the .yoi/ directory.
+func (m *MemoryBranch) within(paths map[string]yoiEntry) bool {
+	if m.Prefix == "" {
+		return false
+	}
+	for p := range paths {
+		if !strings.HasPrefix(p, m.Prefix+"/") {
+			return false
+		}
+	}
+	return true
 }
 
 // changedPaths is git diff-tree from one commit to another: each changed
