@@ -45,29 +45,37 @@ type mergedPart struct {
 
 // mergedUpTo finds the newest memory commit since the fork point whose
 // changes (net, from the fork point) one base commit holds. Past the tip
-// it looks only on a single line of commits (no merge on the branch).
+// it looks only on a single line of commits (no merge on the branch),
+// from the oldest up while each is held (picks and squashes take the
+// branch's first commits), so an unmerged branch costs two searches.
 func (m *MemoryBranch) mergedUpTo(ctx context.Context, tip, base string) (mergedPart, error) {
 	fork, err := m.forkPoint(ctx, tip, base)
 	if err != nil || fork == "" {
 		return mergedPart{}, err // no history in common: nothing of the branch is in the base
 	}
-	if at, err := m.squashMerged(ctx, fork, tip, base); err != nil || at != "" {
+	commits, err := m.baseSince(ctx, fork, tip, base)
+	if err != nil || len(commits) == 0 {
+		return mergedPart{}, err
+	}
+	if at, err := m.squashMerged(ctx, fork, tip, commits); err != nil || at != "" {
 		return mergedPart{upTo: tip, at: at}, err
 	}
 	chain, err := m.memoryChain(ctx, fork, tip)
 	if err != nil {
 		return mergedPart{}, err
 	}
-	for k := len(chain) - 1; k >= 1; k-- {
-		at, err := m.squashMerged(ctx, fork, chain[k-1], base)
+	var found mergedPart
+	for k := 1; k < len(chain); k++ {
+		at, err := m.squashMerged(ctx, fork, chain[k-1], commits)
 		if err != nil {
 			return mergedPart{}, err
 		}
-		if at != "" {
-			return mergedPart{upTo: chain[k-1], at: at, rest: chain[k:]}, nil
+		if at == "" {
+			break
 		}
+		found = mergedPart{upTo: chain[k-1], at: at, rest: chain[k:]}
 	}
-	return mergedPart{}, nil
+	return found, nil
 }
 
 // memoryChain lists the commits from the fork point to the tip, oldest

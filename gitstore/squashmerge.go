@@ -40,33 +40,43 @@ func (m *MemoryBranch) forkPoint(ctx context.Context, tip, base string) (string,
 }
 
 // squashMerged reports whether every change commit `upTo` of the memory
-// branch made since the fork point (net) is in one commit of the base
-// since then: each changed path has there upTo's blob and mode, or is
+// branch made since the fork point (net) is in one of the base commits
+// (baseSince): each changed path has there upTo's blob and mode, or is
 // absent where upTo deleted it. For the tip that is a squash merge or a
 // rebase merge (cherry-picks) of the whole branch, whose tip is then no
 // ancestor of the base. It names the base commit found ("" when none).
-func (m *MemoryBranch) squashMerged(ctx context.Context, fork, upTo, base string) (string, error) {
+func (m *MemoryBranch) squashMerged(ctx context.Context, fork, upTo string, commits []string) (string, error) {
 	changed, err := m.changedPaths(ctx, fork, upTo)
 	if err != nil || len(changed) == 0 {
 		return "", err
 	}
-	args := []string{"rev-list", "--max-count=" + strconv.Itoa(squashScanLimit), base, "^" + fork, "--"}
-	if m.within(changed) {
-		// Only commits that changed .yoi/ can be the first to hold a
-		// .yoi/ state; a later one holding it is found through them.
-		args = append(args, m.Prefix)
-	}
-	out, err := m.Repo.Git.Run(ctx, args...)
-	if err != nil {
-		return "", fmt.Errorf("commits of %s since %s: %w", m.Base, fork, err)
-	}
-	for _, c := range strings.Fields(string(out)) {
+	for _, c := range commits {
 		ok, err := m.holds(plumbing.NewHash(c), changed)
 		if err != nil || ok {
 			return c, err
 		}
 	}
 	return "", nil
+}
+
+// baseSince lists the base commits since the fork point that may hold
+// the memory branch's changes, newest first: those that changed .yoi/
+// when the branch changed nothing else (a later commit holding a .yoi/
+// state has it from one of them), else all; at most squashScanLimit.
+func (m *MemoryBranch) baseSince(ctx context.Context, fork, tip, base string) ([]string, error) {
+	changed, err := m.changedPaths(ctx, fork, tip)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"rev-list", "--max-count=" + strconv.Itoa(squashScanLimit), base, "^" + fork, "--"}
+	if m.within(changed) {
+		args = append(args, m.Prefix)
+	}
+	out, err := m.Repo.Git.Run(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("commits of %s since %s: %w", m.Base, fork, err)
+	}
+	return strings.Fields(string(out)), nil
 }
 
 // within reports whether every path is below the .yoi/ directory.
