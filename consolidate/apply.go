@@ -49,6 +49,9 @@ type Result struct {
 	Parent      string
 	MetricsFile string   // as printed, when the commit moved usage
 	Removed     []string // consumed staging entries removed
+	// Restarted says why the commit was built on the base and not on the
+	// memory tip, merged by squash or rebase (gitstore.CommitResult).
+	Restarted string
 }
 
 // Apply writes the plan: one commit on the memory branch with the record
@@ -121,7 +124,7 @@ func (p *Plan) commit(ctx context.Context, t Target, metrics []byte) (Result, er
 	if err != nil {
 		return Result{}, err
 	}
-	res.Commit, res.Parent = c.Commit, c.Parent
+	res.Commit, res.Parent, res.Restarted = c.Commit, c.Parent, c.Restarted
 	return res, nil
 }
 

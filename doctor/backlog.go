@@ -53,7 +53,11 @@ func checkMemoryBranch(ctx context.Context, in Input, r *Report) error {
 		return err
 	}
 	mb.Base = strings.TrimPrefix(base, "refs/heads/")
-	commits, _, err := gitstore.MemoryLog(ctx, in.W.Repo, base+".."+ref)
+	since, err := unmergedSince(ctx, in, base)
+	if err != nil {
+		return err
+	}
+	commits, _, err := gitstore.MemoryLog(ctx, in.W.Repo, since+".."+ref)
 	if err != nil {
 		return fmt.Errorf("read the memory commits of %s not in %s: %w", mb.Branch, mb.Base, err)
 	}
@@ -94,4 +98,19 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// unmergedSince is where the memory commits the base lacks begin: the
+// base, or past what a squash or rebase merge put there
+// (gitstore.MemoryBranch.UnmergedSince).
+func unmergedSince(ctx context.Context, in Input, base string) (string, error) {
+	if base == "HEAD" {
+		return base, nil
+	}
+	objs, err := gitstore.OpenObjects(in.W.Repo)
+	if err != nil {
+		return "", err
+	}
+	m := &gitstore.MemoryBranch{Repo: in.W.Repo, Objects: objs, Branch: in.W.Config.String(config.KeyBranch), Base: base}
+	return m.UnmergedSince(ctx)
 }

@@ -63,7 +63,11 @@ type CommitResult struct {
 	Commit   string // new tip
 	Parent   string // its parent ("" for a root commit)
 	Previous string // the branch tip before ("" when the branch was new)
-	Attempts int
+	// Restarted says why the commit was built on the base tip and not on
+	// Previous, which the base holds by a squash or rebase merge (so the
+	// branch moved without a fast-forward); empty otherwise.
+	Restarted string
+	Attempts  int
 }
 
 // Ref is the memory branch's full ref name.
@@ -120,13 +124,13 @@ func (m *MemoryBranch) try(ctx context.Context, req CommitRequest, edits []treeE
 	// Whether the tip is merged may take a git process; meanwhile build on
 	// the tip, the usual parent, and build again on the base if it is.
 	type choice struct {
-		parent string
-		err    error
+		parent, restart string
+		err             error
 	}
 	decided := make(chan choice, 1)
 	go func() {
-		p, err := m.parent(ctx, tip, base)
-		decided <- choice{p, err}
+		p, why, err := m.parent(ctx, tip, base)
+		decided <- choice{p, why, err}
 	}()
 	guess := tip
 	if guess == "" {
@@ -163,10 +167,10 @@ func (m *MemoryBranch) try(ctx context.Context, req CommitRequest, edits []treeE
 	if m.beforeSwap != nil {
 		m.beforeSwap(attempt)
 	}
-	if err := m.swap(ctx, h.String(), tip, req.Message, req.Author); err != nil {
+	if err := m.swap(ctx, h.String(), tip, req.Message, ch.restart, req.Author); err != nil {
 		return CommitResult{}, err
 	}
-	return CommitResult{Commit: h.String(), Parent: parent, Previous: tip}, nil
+	return CommitResult{Commit: h.String(), Parent: parent, Previous: tip, Restarted: ch.restart}, nil
 }
 
 // buildOn applies the edits to a commit's tree ("" : the empty tree) and
@@ -207,13 +211,38 @@ func (m *MemoryBranch) tips(_ context.Context) (tip, base string, err error) {
 }
 
 // parent: the memory tip while it is not merged into the base, else the
-// base tip.
-func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (string, error) {
+// base tip. restart is set when the tip is left behind though no ancestor
+// of the base, because a squash or rebase merge put its changes there: it
+// says why, for the reflog.
+func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (parent, restart string, err error) {
+	a, err := m.ancestry(ctx, tip, base)
+	switch {
+	case err != nil:
+		return "", "", err
+	case a == tipInBase:
+		return base, "", nil
+	case a == tipAhead:
+		return tip, "", nil
+	}
+	return m.afterDivergence(ctx, tip, base)
+}
+
+// ancestry is how the memory tip stands to the base tip.
+type ancestry int
+
+const (
+	tipAhead    ancestry = iota // not merged, and the base has not moved past the fork point (or there is no base)
+	tipInBase                   // an ancestor of the base (or there is no tip): merged
+	tipDiverged                 // not an ancestor, and the base moved on: merged only if its changes are there
+)
+
+// ancestry tells whether the memory tip is an ancestor of the base.
+func (m *MemoryBranch) ancestry(ctx context.Context, tip, base string) (ancestry, error) {
 	switch {
 	case tip == "":
-		return base, nil
+		return tipInBase, nil
 	case base == "" || tip == base:
-		return tip, nil
+		return tipAhead, nil
 	}
 	// Usually decided by a short walk back from the base over commits no
 	// older than the tip (less a day of skew); past 8 commits git answers (its
@@ -225,29 +254,43 @@ func (m *MemoryBranch) parent(ctx context.Context, tip, base string) (string, er
 	// base is an ancestor of the tip) settles it without git: the tip is
 	// not merged. That walk covers only memory commits.
 	if found, _, err := m.Objects.reaches(plumbing.NewHash(tip), plumbing.NewHash(base), 32); err == nil && found {
-		return tip, nil
+		return tipAhead, nil
 	}
 	if found, decided, err := m.Objects.reaches(plumbing.NewHash(base), plumbing.NewHash(tip), 8); err == nil && decided {
 		if found {
-			return base, nil
+			return tipInBase, nil
 		}
-		return tip, nil
+		return tipDiverged, nil
 	}
 	_, err := m.Repo.Git.Run(ctx, "merge-base", "--is-ancestor", tip, base)
 	var ge *Error
 	switch {
 	case err == nil:
-		return base, nil // merged: start again from the base
+		return tipInBase, nil // merged: start again from the base
 	case errors.As(err, &ge) && ge.ExitCode == 1:
-		return tip, nil
+		return tipDiverged, nil
 	}
-	return "", fmt.Errorf("is %s merged into %s: %w", m.Ref(), m.Base, err)
+	return tipAhead, fmt.Errorf("is %s merged into %s: %w", m.Ref(), m.Base, err)
 }
 
-// swap moves the branch from old (empty: must not exist) to new.
-func (m *MemoryBranch) swap(ctx context.Context, newHash, old, msg string, who Signature) error {
+// abbrev shortens a commit hash for a message.
+func abbrev(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+// swap moves the branch from old (empty: must not exist) to new; the
+// reflog line is the commit subject, and why the branch restarted from
+// the base when it did (a move that is no fast-forward).
+func (m *MemoryBranch) swap(ctx context.Context, newHash, old, msg, restart string, who Signature) error {
 	subject, _, _ := strings.Cut(msg, "\n")
-	return swapRef(ctx, m.Repo, m.Objects, m.Ref(), newHash, old, "yoimem: "+strings.TrimPrefix(subject, "yoimem: "), who)
+	line := "yoimem: " + strings.TrimPrefix(subject, "yoimem: ")
+	if restart != "" {
+		line += " (" + restart + ")"
+	}
+	return swapRef(ctx, m.Repo, m.Objects, m.Ref(), newHash, old, line, who)
 }
 
 // swapRef moves ref from old (empty: must not exist) to new: with git's

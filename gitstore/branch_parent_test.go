@@ -20,7 +20,13 @@ func TestParent(t *testing.T) {
 	if got, err := m.Parent(ctx); err != nil || got != first.Commit {
 		t.Fatalf("unmerged: Parent = %q, %v; want the memory tip %s", got, err, first.Commit)
 	}
+	if merged, err := m.Merged(ctx); err != nil || merged {
+		t.Fatalf("unmerged: Merged = %v, %v", merged, err)
+	}
 	runGit(t, dir, env, "merge", "-q", "--no-ff", "-m", "merge memory", "yoimem/memory")
+	if merged, err := m.Merged(ctx); err != nil || !merged {
+		t.Fatalf("merged: Merged = %v, %v", merged, err)
+	}
 	merged := runGit(t, dir, env, "rev-parse", "main")
 	if got, err := m.Parent(ctx); err != nil || got != merged {
 		t.Fatalf("merged: Parent = %q, %v; want the base tip %s", got, err, merged)

@@ -283,6 +283,22 @@ func (o *Objects) RefHash(name string) (string, error) {
 	return ref.Hash().String(), nil
 }
 
+// readCommit decodes a whole commit.
+func (o *Objects) readCommit(h plumbing.Hash) (*object.Commit, error) {
+	_, raw, err := o.readObject(h, plumbing.CommitObject, maxObjectBytes, false)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	mem := &plumbing.MemoryObject{}
+	mem.SetType(plumbing.CommitObject)
+	mem.Write(raw)
+	var c object.Commit
+	if err := c.Decode(mem); err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	return &c, nil
+}
+
 // commitInfo returns a commit's parents and committer time.
 func (o *Objects) commitInfo(h plumbing.Hash) ([]plumbing.Hash, time.Time, error) {
 	_, raw, err := o.readObject(h, plumbing.CommitObject, maxObjectBytes, false)

@@ -84,9 +84,10 @@ func (w *Workspace) branchRuns(ctx context.Context) (metrics.Data, error) {
 	return d, nil
 }
 
-// merged reports whether the base branch holds the memory branch's tip:
-// the next memory commit would not be written on it (DESIGN 7). Without a
-// base branch, it is not merged.
+// merged reports whether the base branch holds the memory branch's tip,
+// as an ancestor or by a squash or rebase merge of the whole branch
+// (gitstore.MemoryBranch.Merged; a partly merged branch is not).
+// Without a base branch, it is not merged.
 func (w *Workspace) merged(ctx context.Context, m *gitstore.MemoryBranch, tip string) (bool, error) {
 	base, err := gitstore.ResolveBase(ctx, w.Repo, w.Config.String(config.KeyBaseBranch))
 	switch {
@@ -99,8 +100,7 @@ func (w *Workspace) merged(ctx context.Context, m *gitstore.MemoryBranch, tip st
 	if baseTip, err := m.Objects.RefHash(base); err != nil || baseTip == tip {
 		return err == nil, err
 	}
-	parent, err := m.Parent(ctx)
-	return parent != tip, err
+	return m.Merged(ctx)
 }
 
 // RecordStat is one record's usage as stats shows it.

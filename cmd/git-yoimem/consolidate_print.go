@@ -35,16 +35,19 @@ type consolidation struct {
 type runJSON struct {
 	RunID string `json:"run_id"`
 	// Resumed is the dead run whose lock this one took over.
-	Resumed     *resumedJSON     `json:"resumed,omitempty"`
-	Commit      string           `json:"commit"` // "" when nothing was committed
-	Date        string           `json:"date,omitempty"`
-	Subject     string           `json:"subject,omitempty"`
-	Ops         []memlog.Op      `json:"ops"`
-	Consumed    []string         `json:"consumed"` // staging IDs
-	Sessions    []string         `json:"sessions"`
-	MetricsFile string           `json:"metrics_file,omitempty"`
-	Warnings    []memory.Finding `json:"warnings"`
-	Skipped     []skippedJSON    `json:"skipped"`
+	Resumed     *resumedJSON `json:"resumed,omitempty"`
+	Commit      string       `json:"commit"` // "" when nothing was committed
+	Date        string       `json:"date,omitempty"`
+	Subject     string       `json:"subject,omitempty"`
+	Ops         []memlog.Op  `json:"ops"`
+	Consumed    []string     `json:"consumed"` // staging IDs
+	Sessions    []string     `json:"sessions"`
+	MetricsFile string       `json:"metrics_file,omitempty"`
+	// Restarted: the commit starts from the base, the memory tip having
+	// been merged by squash or rebase (docs/memory-branch.md).
+	Restarted string           `json:"restarted,omitempty"`
+	Warnings  []memory.Finding `json:"warnings"`
+	Skipped   []skippedJSON    `json:"skipped"`
 
 	entry *gitstore.MemoryCommit // the commit as log reads it
 }
@@ -123,6 +126,7 @@ func runOf(ctx context.Context, w *workspace.Workspace, rep consolidate.Report) 
 	displayOps(e.Message)
 	run.entry = &e
 	run.Commit, run.Date, run.Subject, run.MetricsFile = e.Commit, e.Date, e.Subject, rep.Result.MetricsFile
+	run.Restarted = rep.Result.Restarted
 	run.Ops, run.Consumed, run.Sessions = e.Ops, e.Consumed, e.Sessions
 	return run, nil
 }
@@ -139,6 +143,9 @@ func printConsolidation(ctx context.Context, env Env, w *workspace.Workspace, re
 	var b strings.Builder
 	for _, run := range res.Runs {
 		writeRun(&b, q, run)
+		if run.Restarted != "" {
+			statusf(env.Stderr, "git-yoimem: the memory branch %s", run.Restarted)
+		}
 		for _, s := range run.Skipped {
 			warnf(env.Stderr, "skipped %s: %s; it is left in place", q.Path(s.Path), s.Reason)
 		}
