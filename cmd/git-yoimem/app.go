@@ -63,6 +63,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newHookCommand(env, g),
 		newLogCommand(env, g),
 		newMergeCommand(env, g),
+		newMergeDriverCommand(env, g),
 		newSearchCommand(env, g),
 		newShowCommand(env, g),
 		newContextCommand(env, g),
