@@ -81,6 +81,14 @@ func (m *merger) field(key string) error {
 		v = m.later(b, o, t)
 	case record.KeyReplacedBy:
 		v = m.threeWay(b, o, t)
+		if v == nil {
+			// The status merge keeps replaced when either side has it,
+			// so the record that replaces it is kept too.
+			v = o
+			if v == nil {
+				v = t
+			}
+		}
 		if o != nil && t != nil && !same(o, t) && !same(b, o) && !same(b, t) {
 			m.conflicts = append(m.conflicts, fieldConflict{key: key, ours: o, theirs: t})
 		}

@@ -57,6 +57,15 @@ func TestMergeFields(t *testing.T) {
 			want: strings.Replace(baseFM, "status: open", "status: replaced\nreplaced_by: memory/decisions/retry-v2.md", 1),
 		},
 		{
+			// (a side that changed nothing is git's trivial merge: the
+			// driver is not run, and Merge takes the changed side whole)
+			name: "replaced kept with its replaced_by when the other side drops both",
+			base: strings.Replace(baseFM, "status: open", "status: replaced\nreplaced_by: memory/decisions/retry-v2.md", 1),
+			a:    strings.Replace(strings.Replace(baseFM, "status: open", "status: replaced\nreplaced_by: memory/decisions/retry-v2.md", 1), "2026-01-02", "2026-01-03", 1),
+			b:    strings.Replace(baseFM, "status: open", "status: resolved", 1),
+			want: strings.Replace(strings.Replace(baseFM, "status: open", "status: replaced\nreplaced_by: memory/decisions/retry-v2.md", 1), "2026-01-02", "2026-01-03", 1),
+		},
+		{
 			name: "other field changed on one side",
 			base: baseFM + "owner: ann\n",
 			a:    baseFM + "owner: ann\n",
