@@ -50,6 +50,20 @@ func FuzzMerge(f *testing.F) {
 		if bytes.Contains(header, []byte(markerOurs)) && !inputsHad(func(d *record.Document) []byte { return d.Bytes()[:len(d.Bytes())-len(d.Body())] }) {
 			t.Fatalf("markers in the frontmatter:\n%q", got)
 		}
+		// A side's replacement is never lost: status replaced and a
+		// replaced_by survive the merge.
+		for _, side := range []string{ours, theirs} {
+			sd, _ := record.Parse([]byte(side))
+			if side == base || sd.Get(record.KeyReplacedBy) == nil || (ours == theirs) {
+				continue
+			}
+			if base != "" && (ours == base || theirs == base) {
+				continue // a one-sided change is taken whole, as git does
+			}
+			if doc.Get(record.KeyReplacedBy) == nil {
+				t.Fatalf("replaced_by lost:\n%q", got)
+			}
+		}
 		if !conflict && bytes.Contains(doc.Body(), []byte(markerOurs)) && !inputsHad((*record.Document).Body) {
 			t.Fatalf("markers without a conflict:\n%q", got)
 		}

@@ -13,7 +13,9 @@ import (
 // ancestor base; path is the file's path in the repository (git's %P),
 // which says the record's kind. An empty base means both sides added the
 // file. The result starts from ours, so ours' key order, unknown keys and
-// line endings stay, and a field changes by a minimal-diff edit.
+// line endings stay, and a field changes by a minimal-diff edit. A side
+// equal to base (git's trivial merge, for which it runs no driver) gives
+// the other side whole.
 //
 // conflict reports a body region both sides changed differently: it is
 // left between conflict markers in the body, the frontmatter is merged
