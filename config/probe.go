@@ -60,7 +60,25 @@ func MayHaveGitSettings(gitDir, commonDir string, getenv func(string) string) bo
 			return true
 		}
 		low := bytes.ToLower(b)
-		if bytes.Contains(low, []byte("yoimem")) || bytes.Contains(low, []byte("[include")) {
+		if hasYoimemSection(low) || bytes.Contains(low, []byte("[include")) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasYoimemSection reports whether lowercased config text has a line that
+// opens a yoimem section ([yoimem], [yoimem "sub"], [yoimem.sub]): only
+// there can a yoimem.* key be set. The word elsewhere (the merge driver's
+// [merge "yoimem"] section, a value) sets none.
+func hasYoimemSection(low []byte) bool {
+	for _, line := range bytes.Split(low, []byte("\n")) {
+		l := bytes.TrimLeft(line, " \t")
+		if !bytes.HasPrefix(l, []byte("[")) {
+			continue
+		}
+		l = bytes.TrimLeft(l[1:], " \t")
+		if rest, ok := bytes.CutPrefix(l, []byte("yoimem")); ok && len(rest) > 0 && bytes.IndexByte([]byte("] \t\".\r"), rest[0]) >= 0 {
 			return true
 		}
 	}

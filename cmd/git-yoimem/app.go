@@ -65,6 +65,7 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newLogCommand(env, g),
 		newReviewCommand(env, g),
 		newMergeCommand(env, g),
+		newMergeDriverCommand(env, g),
 		newSearchCommand(env, g),
 		newShowCommand(env, g),
 		newContextCommand(env, g),

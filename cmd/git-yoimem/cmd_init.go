@@ -64,13 +64,21 @@ func runInit(ctx context.Context, env Env, g *globalOptions, opts initOptions) e
 	} else {
 		statusf(env.Stderr, "initialized git-yoimem in %s", displayPath(env, yoi))
 	}
+	attrs, err := registerMergeDriver(ctx, env, w)
+	if err != nil {
+		return err
+	}
 	if !opts.noHooks {
 		if err := initHooks(ctx, env, w); err != nil {
 			return err
 		}
 	}
 	if len(created) > 0 {
-		fmt.Fprint(env.Stderr, nextSteps(displayPath(env, yoi), mcpArgs(w)))
+		add := shellQuote(displayPath(env, yoi))
+		if attrs != "" {
+			add += " " + shellQuote(displayPath(env, attrs))
+		}
+		fmt.Fprint(env.Stderr, nextSteps(add, mcpArgs(w)))
 	}
 	return nil
 }
@@ -102,7 +110,9 @@ func initHooks(ctx context.Context, env Env, w *workspace.Workspace) error {
 
 // nextSteps is what a new .yoi/ needs from the user: a commit, so that the
 // team and every clone share it, and an agent connected to it.
-func nextSteps(yoi, mcpArgs string) string {
+// add is what to git add, shell-quoted: .yoi and the .gitattributes that
+// registers the record merge driver.
+func nextSteps(add, mcpArgs string) string {
 	// The agents' hooks open the top level's workspace: offered only there.
 	agents := ""
 	if mcpArgs == `"yoimem", "mcp"` {
@@ -111,7 +121,7 @@ func nextSteps(yoi, mcpArgs string) string {
 `
 	}
 	return `next steps:
-  git add ` + shellQuote(yoi) + ` && git commit -m 'Add git-yoimem memory'
+  git add ` + add + ` && git commit -m 'Add git-yoimem memory'
       commit the layout: the team and every clone share the memory
 ` + agents + `  connect an agent over MCP, e.g. in .mcp.json at the top level (Claude Code):
       {"mcpServers": {"yoimem": {"command": "git", "args": [` + mcpArgs + `]}}}

@@ -31,7 +31,10 @@ func newInstallCommand(env Env, g *globalOptions) *cli.Command {
 repository, in the directory git runs hooks from (core.hooksPath if set;
 linked worktrees share the main repository's). Each checks that
 git-yoimem is on PATH and runs 'git yoimem hook <name>'. Running install
-again is safe; it upgrades hooks written by an older git-yoimem.
+again is safe; it upgrades hooks written by an older git-yoimem. It also
+registers the record merge driver: merge.yoimem.name and .driver in the
+local git config and '.yoi/**/*.md merge=yoimem' appended to the top
+level's .gitattributes (docs/merging.md).
 
 A hook that git-yoimem did not write is never overwritten: install
 refuses (exit 1) and writes nothing, unless --chain keeps that hook as
@@ -88,7 +91,10 @@ docs/agents.md.`,
 			if err != nil {
 				return err
 			}
-			_, err = installHooks(c.Context, env, w, opts)
+			if _, err := installHooks(c.Context, env, w, opts); err != nil || opts.print {
+				return err
+			}
+			_, err = registerMergeDriver(c.Context, env, w)
 			return err
 		},
 	}
@@ -106,8 +112,10 @@ func newUninstallCommand(env Env, g *globalOptions) *cli.Command {
 		UsageText: "git yoimem uninstall\ngit yoimem uninstall --agent claude-code|codex|all [--scope project|local|user]",
 		Description: `Removes git-yoimem's pre-commit and pre-push hooks and puts back the
 hooks that 'git yoimem install --chain' had kept as <name>.yoimem-prev.
-Hooks that git-yoimem did not write are left alone. Running it again is
-safe.
+Hooks that git-yoimem did not write are left alone. It takes out the
+record merge driver's registration (the .gitattributes line and our
+merge.yoimem values; a file or section left empty goes). Running it
+again is safe.
 
 With --agent, it takes out of the scope's files exactly what 'install
 --agent' added (the rest keeps its bytes) and removes a file left
@@ -240,6 +248,9 @@ func runUninstall(ctx context.Context, env Env, g *globalOptions, _ uninstallOpt
 	}
 	dir, err := hooksDir(ctx, w)
 	if err != nil {
+		return err
+	}
+	if err := unregisterMergeDriver(ctx, env, w); err != nil {
 		return err
 	}
 	results, err := githook.Uninstall(dir)

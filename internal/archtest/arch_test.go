@@ -25,6 +25,8 @@ func forbidden() map[string][]string {
 	return map[string][]string{
 		"record": {"..."}, // but internal/
 		"memlog": {"..."},
+		// the record merge of the git merge driver: records in, bytes out
+		"recmerge": {"memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/...", "eval/...", "agent/...", "doctor/...", "internal/..."},
 		// an agent CLI as the consolidation model (the command serves the
 		// run's MCP server): as consolidate/agent
 		"consolidate/agentcli": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},

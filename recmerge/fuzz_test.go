@@ -1,0 +1,71 @@
+package recmerge
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/yoimem/git-yoimem/record"
+)
+
+// FuzzMerge: any two edits of a readable record merge into a readable
+// record; conflict markers appear only in the body, and only when the
+// merge reports a conflict (or an input's body had them).
+func FuzzMerge(f *testing.F) {
+	base := string(rec(baseFM, "# T\n\none\ntwo\nthree\n"))
+	f.Add(base, strings.Replace(base, "two", "TWO", 1), strings.Replace(base, "three", "3", 1))
+	f.Add(base, strings.Replace(base, "two", "A", 1), strings.Replace(base, "two", "B", 1))
+	f.Add(base, strings.Replace(base, "status: open", "status: replaced\nreplaced_by: memory/decisions/a.md", 1), strings.Replace(base, "status: open", "status: replaced\nreplaced_by: memory/decisions/b.md", 1))
+	f.Add(base, strings.Replace(base, "s1,", "s2,", 1), strings.ReplaceAll(base, "\n", "\r\n"))
+	f.Add(base, "---\n{a: 1, sources: [x]}\n---\nbody", "---\nsources: [y, x]\nkind: k\n---\n")
+	f.Add("", base, strings.Replace(base, "one", "uno", 1))
+	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
+		for _, s := range []string{ours, theirs} {
+			if _, err := record.Parse([]byte(s)); err != nil {
+				return
+			}
+		}
+		if base != "" {
+			if _, err := record.Parse([]byte(base)); err != nil {
+				return
+			}
+		}
+		got, conflict, err := Merge(decisionPath, []byte(base), []byte(ours), []byte(theirs))
+		if err != nil {
+			t.Fatalf("merge: %v", err)
+		}
+		doc, err := record.Parse(got)
+		if err != nil {
+			t.Fatalf("merged record does not parse: %v\n%q", err, got)
+		}
+		header := got[:len(got)-len(doc.Body())]
+		inputsHad := func(part func(d *record.Document) []byte) bool {
+			for _, s := range []string{base, ours, theirs} {
+				if d, err := record.Parse([]byte(s)); err == nil && bytes.Contains(part(d), []byte("<<<<<<<")) {
+					return true
+				}
+			}
+			return false
+		}
+		if bytes.Contains(header, []byte(markerOurs)) && !inputsHad(func(d *record.Document) []byte { return d.Bytes()[:len(d.Bytes())-len(d.Body())] }) {
+			t.Fatalf("markers in the frontmatter:\n%q", got)
+		}
+		// A side's replacement is never lost: status replaced and a
+		// replaced_by survive the merge.
+		for _, side := range []string{ours, theirs} {
+			sd, _ := record.Parse([]byte(side))
+			if side == base || sd.Get(record.KeyReplacedBy) == nil || (ours == theirs) {
+				continue
+			}
+			if base != "" && (ours == base || theirs == base) {
+				continue // a one-sided change is taken whole, as git does
+			}
+			if doc.Get(record.KeyReplacedBy) == nil {
+				t.Fatalf("replaced_by lost:\n%q", got)
+			}
+		}
+		if !conflict && bytes.Contains(doc.Body(), []byte(markerOurs)) && !inputsHad((*record.Document).Body) {
+			t.Fatalf("markers without a conflict:\n%q", got)
+		}
+	})
+}
