@@ -44,41 +44,11 @@ func agentFlags(o *agentOptions, install bool) []cli.Flag {
 // resolveAgents reads --agent (repeatable; all is every agent) and
 // --scope.
 func resolveAgents(o agentOptions) ([]setup.Agent, setup.Scope, error) {
-	sc, err := setup.ParseScope(o.scope)
+	as, sc, err := setup.Select(o.agents.Value(), o.scope)
 	if err != nil {
-		return nil, "", usageError("--scope: %v", err)
+		return nil, "", usageError("%v", err)
 	}
-	var out []setup.Agent
-	for _, name := range o.agents.Value() {
-		as := setup.Agents()
-		if name != "all" {
-			a, err := setup.Lookup(name)
-			if err != nil {
-				return nil, "", usageError("--agent: %v", err)
-			}
-			as = []setup.Agent{a}
-		}
-		for _, a := range as {
-			if !slices.Contains(a.Scopes, sc) {
-				if name == "all" {
-					continue // all: every agent that has the scope
-				}
-				return nil, "", usageError("--scope %s: %s has no %s scope (want %s)", sc, a.Name, sc, scopeNames(a.Scopes))
-			}
-			if !slices.ContainsFunc(out, func(b setup.Agent) bool { return b.Name == a.Name }) {
-				out = append(out, a)
-			}
-		}
-	}
-	return out, sc, nil
-}
-
-func scopeNames(scs []setup.Scope) string {
-	var n []string
-	for _, sc := range scs {
-		n = append(n, string(sc))
-	}
-	return strings.Join(n, " or ")
+	return as, sc, nil
 }
 
 // agentLocations are where the scope's files are: the repository's top
@@ -91,7 +61,7 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		loc.CodexHome = env.Getenv("CODEX_HOME")
 	}
 	if sc == setup.User {
-		loc.Created = userCreatedRecord(env)
+		loc.Created = setup.UserCreatedRecord(env.Getenv)
 		return loc, nil, nil
 	}
 	w, err := locate(ctx, env, g)
@@ -99,7 +69,7 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		return loc, nil, err
 	}
 	loc.Top = w.Repo.TopLevel
-	loc.Created = filepath.Join(w.Repo.CommonDir, "yoimem", "agent", "created.json")
+	loc.Created = setup.RepoCreatedRecord(w.LocalDir())
 	// the workspace's settings (the context budget) are read only for a
 	// file that holds the context: a bad config must not stop the others
 	configured := false
@@ -113,22 +83,6 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 		return handler.AlwaysOn(w)
 	}
 	return loc, w, nil
-}
-
-// userCreatedRecord is where the user scope's record of the files
-// install created is kept: $XDG_CONFIG_HOME/git-yoimem/created.json, or
-// ~/.config/...; "" (no record) without either.
-func userCreatedRecord(env Env) string {
-	if env.Getenv == nil {
-		return ""
-	}
-	if x := env.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
-		return filepath.Join(x, "git-yoimem", "created.json")
-	}
-	if h := env.Getenv("HOME"); filepath.IsAbs(h) {
-		return filepath.Join(h, ".config", "git-yoimem", "created.json")
-	}
-	return ""
 }
 
 // warnNotIgnored warns about a file of the plan that should stay on this
