@@ -37,6 +37,10 @@ type agentHook struct {
 	// arguments after "notify"), for an agent with a notify command;
 	// getenv is the environment's.
 	notify func(args []string, getenv func(string) string) (agent.Event, error)
+	// locate fills in what the agent's input may leave out (Codex: a
+	// null transcript_path, found by the session id); getenv is the
+	// environment's.
+	locate func(ev agent.Event, getenv func(string) string) agent.Event
 }
 
 // agentHookFor is the agent named on the command line; ok is false for
@@ -46,7 +50,7 @@ func agentHookFor(name string) (agentHook, bool) {
 	case "claude-code":
 		return agentHook{decode: claudecode.Decode, encode: claudecode.Encode, cap: claudecode.OutputCap, format: "claude-code"}, true
 	case "codex":
-		return agentHook{decode: codex.Decode, encode: codex.Encode, cap: codex.OutputCap, format: "codex", notify: codexNotify}, true
+		return agentHook{decode: codex.Decode, encode: codex.Encode, cap: codex.OutputCap, format: "codex", notify: codexNotify, locate: codexRollout}, true
 	}
 	return agentHook{}, false
 }
@@ -133,24 +137,24 @@ func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, a
 // command line (an agent's notify command may leave stdin open: it is
 // not read then).
 func readHookEvent(env Env, h agentHook, args []string) (agent.Event, error) {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
 	if args[0] == "notify" && h.notify != nil {
-		getenv := env.Getenv
-		if getenv == nil {
-			getenv = func(string) string { return "" }
-		}
 		return h.notify(args[1:], getenv)
 	}
 	ev, err := h.decode(env.Stdin, 0)
-	if err == nil && h.format == "codex" {
-		// a Stop or PreCompact whose transcript_path is null: the
-		// session's rollout, found by its id under CODEX_HOME
-		getenv := env.Getenv
-		if getenv == nil {
-			getenv = func(string) string { return "" }
-		}
-		ev = codex.WithRollout(ev, codex.Home(getenv("CODEX_HOME"), getenv("HOME")))
+	if err == nil && h.locate != nil {
+		ev = h.locate(ev, getenv)
 	}
 	return ev, err
+}
+
+// codexRollout gives a Stop or PreCompact whose transcript_path is null
+// the session's rollout under $CODEX_HOME.
+func codexRollout(ev agent.Event, getenv func(string) string) agent.Event {
+	return codex.WithRollout(ev, codex.Home(getenv("CODEX_HOME"), getenv("HOME")))
 }
 
 // codexNotify is Codex's legacy notify: its rollout is found under
