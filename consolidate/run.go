@@ -12,6 +12,7 @@ import (
 	"github.com/yoimem/git-yoimem/extract"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/lint"
+	"github.com/yoimem/git-yoimem/memsync"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -45,6 +46,10 @@ type Runner struct {
 	Now      func() time.Time
 	NewRunID func() (string, error)
 	Hooks    Hooks
+	// Sync, if set, brings the remote's memory in before a run plans
+	// (memsync.Pull): its report is the run's; a failed sync is a warning
+	// (Report.SyncErr), and the run goes on with the local memory.
+	Sync func(context.Context) (*memsync.Report, error)
 }
 
 // Report is what one run did.
@@ -60,6 +65,10 @@ type Report struct {
 	Plan     *Plan // nil when the run only finished another or had nothing to do
 	Result   Result
 	Problems []EntryProblem // consumed entries that could not be read: left in place
+	// Sync is what the sync before the plan did (nil: none ran); SyncErr
+	// why it failed, if it did.
+	Sync    *memsync.Report
+	SyncErr error
 }
 
 // progressed: the run consumed entries, or finished a dead run's.
@@ -114,6 +123,9 @@ func (r *Runner) Once(ctx context.Context) (rep Report, err error) {
 	if len(h.Consumed) == 0 {
 		rep.NothingStaged = true
 		return rep, nil
+	}
+	if r.Sync != nil {
+		rep.Sync, rep.SyncErr = r.Sync(ctx)
 	}
 	for attempt := 1; ; attempt++ {
 		p, problems, err := r.plan(ctx, h)

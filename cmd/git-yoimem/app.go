@@ -65,6 +65,8 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newLogCommand(env, g),
 		newReviewCommand(env, g),
 		newMergeCommand(env, g),
+		newPushCommand(env, g),
+		newPullCommand(env, g),
 		newMergeDriverCommand(env, g),
 		newSearchCommand(env, g),
 		newShowCommand(env, g),

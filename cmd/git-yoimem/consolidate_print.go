@@ -10,6 +10,7 @@ import (
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/memlog"
 	"github.com/yoimem/git-yoimem/memory"
+	"github.com/yoimem/git-yoimem/memsync"
 	"github.com/yoimem/git-yoimem/record"
 	"github.com/yoimem/git-yoimem/workspace"
 )
@@ -45,7 +46,11 @@ type runJSON struct {
 	MetricsFile string       `json:"metrics_file,omitempty"`
 	// Restarted: the commit starts from the base, the memory tip having
 	// been merged by squash or rebase (docs/memory-branch.md).
-	Restarted string           `json:"restarted,omitempty"`
+	Restarted string `json:"restarted,omitempty"`
+	// Sync is what the sync before the run did (yoimem.sync), SyncError
+	// why it failed: the run then went on with the local memory.
+	Sync      *memsync.Report  `json:"sync,omitempty"`
+	SyncError string           `json:"sync_error,omitempty"`
 	Warnings  []memory.Finding `json:"warnings"`
 	Skipped   []skippedJSON    `json:"skipped"`
 
@@ -100,6 +105,10 @@ func gather(ctx context.Context, w *workspace.Workspace, r *consolidate.Runner, 
 
 func runOf(ctx context.Context, w *workspace.Workspace, rep consolidate.Report) (runJSON, error) {
 	run := runJSON{RunID: rep.RunID, Ops: []memlog.Op{}, Consumed: []string{}, Sessions: []string{}, Warnings: []memory.Finding{}, Skipped: []skippedJSON{}}
+	run.Sync = rep.Sync
+	if rep.SyncErr != nil {
+		run.SyncError = rep.SyncErr.Error()
+	}
 	if h := rep.Resumed; h != nil {
 		run.Resumed = &resumedJSON{RunID: h.RunID, PID: h.PID, Host: h.Host, Finished: rep.Finished}
 	}
@@ -142,6 +151,7 @@ func printConsolidation(ctx context.Context, env Env, w *workspace.Workspace, re
 	q := w.PathQuoter(ctx)
 	var b strings.Builder
 	for _, run := range res.Runs {
+		printRunSync(env, run)
 		writeRun(&b, q, run)
 		if run.Restarted != "" {
 			statusf(env.Stderr, "git-yoimem: the memory branch %s", run.Restarted)
@@ -161,6 +171,25 @@ func printConsolidation(ctx context.Context, env Env, w *workspace.Workspace, re
 	}
 	_, err := fmt.Fprint(env.Stdout, b.String())
 	return err
+}
+
+// printRunSync tells what the sync before a run did, when it did more
+// than find the memory up to date, or why it failed.
+func printRunSync(env Env, run runJSON) {
+	if run.SyncError != "" {
+		warnf(env.Stderr, "could not bring in the remote's memory: %s; this run consolidated on the local memory", run.SyncError)
+	}
+	if run.Sync == nil {
+		return
+	}
+	switch run.Sync.Outcome {
+	case gitstore.NoRemoteBranch, gitstore.UpToDate, gitstore.Ahead:
+		return
+	}
+	printSync(env, *run.Sync)
+	if run.Sync.Conflicted() {
+		warnf(env.Stderr, "this run consolidated on the local memory; resolve the conflict before 'git yoimem push' (docs/sync.md)")
+	}
 }
 
 func writeRun(b *strings.Builder, q *workspace.PathQuoter, run runJSON) {

@@ -188,6 +188,7 @@ func NewRunner(w *workspace.Workspace, branch *gitstore.MemoryBranch, e consolid
 		Now:        o.Now,
 		NewRunID:   o.NewRunID,
 		Hooks:      o.Hooks,
+		Sync:       RunSync(w, branch, o.Now),
 	}
 }
 

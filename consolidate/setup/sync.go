@@ -1,0 +1,57 @@
+package setup
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/yoimem/git-yoimem/config"
+	"github.com/yoimem/git-yoimem/consolidate"
+	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/memsync"
+	"github.com/yoimem/git-yoimem/workspace"
+)
+
+// Sync wires a sync of the workspace's memory branch with remote (empty:
+// yoimem.remote, else the base branch's remote, else origin). No remote
+// is an error wrapping gitstore.ErrNoRemote. now stamps the reflog.
+func Sync(ctx context.Context, w *workspace.Workspace, branch *gitstore.MemoryBranch, remote string, now func() time.Time) (memsync.Options, error) {
+	if remote == "" {
+		remote = w.Config.String(config.KeyRemote)
+	}
+	name, err := gitstore.ResolveRemote(ctx, w.Repo, remote, branch.Base)
+	if err != nil {
+		return memsync.Options{}, err
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return memsync.Options{
+		Branch:  branch,
+		Notes:   &gitstore.Notes{Repo: w.Repo, Objects: branch.Objects, Ref: consolidate.NotesRef},
+		Remote:  name,
+		Lint:    w.LintOptions(),
+		MaxRead: w.Config.Int(config.KeyLintMaxFileBytes),
+		Who:     gitstore.Signature{Name: "git-yoimem", Email: "git-yoimem@localhost", When: now()},
+	}, nil
+}
+
+// RunSync is the sync a consolidation run starts with (Runner.Sync):
+// with yoimem.sync on and a remote to sync with, the remote's memory is
+// pulled in; nil when either is missing.
+func RunSync(w *workspace.Workspace, branch *gitstore.MemoryBranch, now func() time.Time) func(context.Context) (*memsync.Report, error) {
+	if !w.Config.Bool(config.KeySync) {
+		return nil
+	}
+	return func(ctx context.Context) (*memsync.Report, error) {
+		o, err := Sync(ctx, w, branch, "", now)
+		if err != nil {
+			if w.Config.String(config.KeyRemote) == "" && errors.Is(err, gitstore.ErrNoRemote) {
+				return nil, nil // no remote, none configured: a one-clone repository
+			}
+			return nil, err
+		}
+		rep, err := memsync.Pull(ctx, o)
+		return &rep, err
+	}
+}

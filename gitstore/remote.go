@@ -1,0 +1,183 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/quote"
+)
+
+// ErrNoRemote means the memory has no remote to sync with: none is
+// configured and the base branch follows none.
+var ErrNoRemote = errors.New("no remote")
+
+// ResolveRemote chooses the remote the memory branch is shared through:
+// configured (yoimem.remote) if set, which must be a remote of the
+// repository; else the remote the base branch comes from (origin for
+// refs/remotes/origin/main, branch.main.remote for refs/heads/main); else
+// origin, or the only remote there is. No remote is ErrNoRemote.
+func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string, error) {
+	remotes, err := listRemotes(ctx, r)
+	if err != nil {
+		return "", err
+	}
+	if configured != "" {
+		if !slices.Contains(remotes, configured) {
+			return "", fmt.Errorf("yoimem.remote %s: %w (the repository's remotes: %s)", quote.Value(configured), ErrNoRemote, remoteList(remotes))
+		}
+		return configured, nil
+	}
+	if name := baseRemote(ctx, r, remotes, base); name != "" {
+		return name, nil
+	}
+	switch {
+	case slices.Contains(remotes, "origin"):
+		return "origin", nil
+	case len(remotes) == 1:
+		return remotes[0], nil
+	case len(remotes) == 0:
+		return "", fmt.Errorf("%w: the repository has none", ErrNoRemote)
+	}
+	return "", fmt.Errorf("%w: the base branch follows none and there is no origin among %s (set yoimem.remote)", ErrNoRemote, remoteList(remotes))
+}
+
+// baseRemote is the remote the base branch is, or follows: "" when none.
+func baseRemote(ctx context.Context, r Repo, remotes []string, base string) string {
+	if rest, ok := strings.CutPrefix(base, "refs/remotes/"); ok {
+		// A remote's name may hold slashes: the longest that prefixes wins.
+		best := ""
+		for _, name := range remotes {
+			if strings.HasPrefix(rest, name+"/") && len(name) > len(best) {
+				best = name
+			}
+		}
+		return best
+	}
+	branch, ok := strings.CutPrefix(base, "refs/heads/")
+	if !ok {
+		return ""
+	}
+	out, err := r.Git.Run(ctx, "config", "--get", "branch."+branch+".remote")
+	if err != nil {
+		return ""
+	}
+	name := strings.TrimSpace(string(out))
+	if !slices.Contains(remotes, name) {
+		return "" // "." (the repository itself) or a URL: not a named remote
+	}
+	return name
+}
+
+func listRemotes(ctx context.Context, r Repo) ([]string, error) {
+	out, err := r.Git.Run(ctx, "remote")
+	if err != nil {
+		return nil, fmt.Errorf("list the remotes: %w", err)
+	}
+	return strings.Fields(string(out)), nil
+}
+
+func remoteList(remotes []string) string {
+	if len(remotes) == 0 {
+		return "none"
+	}
+	return strings.Join(remotes, ", ")
+}
+
+// RemoteURL is the URL git fetches remote from (after url.<base>.insteadOf).
+func RemoteURL(ctx context.Context, r Repo, remote string) (string, error) {
+	out, err := r.Git.Run(ctx, "remote", "get-url", "--", remote)
+	if err != nil {
+		return "", fmt.Errorf("the URL of remote %s: %w", quote.Value(remote), err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Tracking names the refs of a remote's memory that fetch writes here.
+type Tracking struct {
+	Remote string
+	Branch string // the memory branch's short name, e.g. yoimem/memory
+	Notes  string // the notes ref, e.g. refs/notes/yoimem
+}
+
+// BranchRef is where the remote's memory branch is kept here:
+// refs/remotes/<remote>/<branch>, as git's default refspec would.
+func (t Tracking) BranchRef() string { return "refs/remotes/" + t.Remote + "/" + t.Branch }
+
+// NotesRef is where the remote's notes are kept here: under
+// refs/notes/remotes/<remote>/, beside our own notes ref, so that
+// git log --notes=remotes/origin/yoimem shows them.
+func (t Tracking) NotesRef() string {
+	return "refs/notes/remotes/" + t.Remote + "/" + strings.TrimPrefix(t.Notes, "refs/notes/")
+}
+
+// Fetched is what a fetch found on the remote: the tips of its memory
+// branch and notes ("" when it has none).
+type Fetched struct {
+	Branch, Notes string
+}
+
+// Fetch brings the remote's memory branch and notes into the tracking
+// refs, forced as git's default refspecs are. A ref the remote does not
+// have is not an error: it is not fetched, and its tracking ref is left
+// as it was. No tags, no FETCH_HEAD, no submodules: only these refs move.
+func Fetch(ctx context.Context, r Repo, objs *Objects, t Tracking) (Fetched, error) {
+	specs := []string{"+refs/heads/" + t.Branch + ":" + t.BranchRef(), "+" + t.Notes + ":" + t.NotesRef()}
+	err := fetchSpecs(ctx, r, t.Remote, specs)
+	var ge *Error
+	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
+		// One of them is missing there (a first push, or no notes yet):
+		// ask which the remote has and fetch those.
+		have, lerr := lsRemote(ctx, r, t.Remote, "refs/heads/"+t.Branch, t.Notes)
+		if lerr != nil {
+			return Fetched{}, lerr
+		}
+		var keep []string
+		for _, s := range specs {
+			src, _, _ := strings.Cut(strings.TrimPrefix(s, "+"), ":")
+			if have[src] {
+				keep = append(keep, s)
+			}
+		}
+		err = nil
+		if len(keep) > 0 {
+			err = fetchSpecs(ctx, r, t.Remote, keep)
+		}
+	}
+	if err != nil {
+		return Fetched{}, fmt.Errorf("fetch %s from %s: %w", t.Branch, quote.Value(t.Remote), err)
+	}
+	var f Fetched
+	if f.Branch, err = objs.RefHash(t.BranchRef()); err != nil {
+		return Fetched{}, err
+	}
+	if f.Notes, err = objs.RefHash(t.NotesRef()); err != nil {
+		return Fetched{}, err
+	}
+	return f, nil
+}
+
+func fetchSpecs(ctx context.Context, r Repo, remote string, specs []string) error {
+	g := r.Git
+	g.Env = untranslated(g.Env) // "couldn't find remote ref" is read
+	args := append([]string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--", remote}, specs...)
+	_, err := g.Run(ctx, args...)
+	return err
+}
+
+// lsRemote asks which of refs the remote has.
+func lsRemote(ctx context.Context, r Repo, remote string, refs ...string) (map[string]bool, error) {
+	out, err := r.Git.Run(ctx, append([]string{"ls-remote", "--", remote}, refs...)...)
+	if err != nil {
+		return nil, fmt.Errorf("list the refs of %s: %w", quote.Value(remote), err)
+	}
+	have := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, ref, ok := strings.Cut(line, "\t"); ok {
+			have[ref] = true
+		}
+	}
+	return have, nil
+}

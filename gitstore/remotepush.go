@@ -1,0 +1,96 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/quote"
+)
+
+// PushStatus is how a remote took one pushed ref.
+type PushStatus string
+
+// Push statuses, from git push --porcelain's flags.
+const (
+	Pushed       PushStatus = "pushed"     // fast-forwarded or created
+	PushUpToDate PushStatus = "up_to_date" // the remote already had it
+	Rejected     PushStatus = "rejected"   // not a fast-forward: the remote moved meanwhile
+	Refused      PushStatus = "refused"    // the remote refused it (its hooks, protection rules)
+	PushError    PushStatus = "error"      // git could not push it
+)
+
+// PushedRef is one ref of a push and what became of it.
+type PushedRef struct {
+	Ref     string     // the remote's ref
+	Status  PushStatus //
+	Summary string     // git's summary (old..new, [rejected], the reason)
+}
+
+// PushRefs pushes each local ref to the same name on remote, never
+// forced: a ref the remote moved meanwhile is Rejected, not overwritten.
+// Hooks run as for any push (the pre-push hook checks memory commits).
+// The error is non-nil when git failed for another reason than refs
+// being rejected (a hook refused, the remote is unreachable).
+func PushRefs(ctx context.Context, r Repo, remote string, refs []string) ([]PushedRef, error) {
+	args := []string{"push", "--porcelain", "--no-follow-tags", "--", remote}
+	for _, ref := range refs {
+		args = append(args, ref+":"+ref)
+	}
+	g := r.Git
+	g.Env = untranslated(g.Env)
+	out, err := g.Run(ctx, args...)
+	res := parsePorcelain(string(out))
+	if err != nil {
+		var ge *Error
+		if !errors.As(err, &ge) || !anyRejected(res) || ge.ExitCode != 1 {
+			return res, fmt.Errorf("push %s to %s: %w", strings.Join(refs, ", "), quote.Value(remote), err)
+		}
+	}
+	return res, nil
+}
+
+// parsePorcelain reads git push --porcelain's ref lines:
+// "<flag>\t<from>:<to>\t<summary>".
+func parsePorcelain(out string) []PushedRef {
+	var res []PushedRef
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) < 2 || line[1] != '\t' {
+			continue
+		}
+		parts := strings.SplitN(line[2:], "\t", 2)
+		_, to, ok := strings.Cut(parts[0], ":")
+		if !ok {
+			continue
+		}
+		pr := PushedRef{Ref: to}
+		if len(parts) == 2 {
+			pr.Summary = parts[1]
+		}
+		switch line[0] {
+		case ' ', '*', '+':
+			pr.Status = Pushed
+		case '=':
+			pr.Status = PushUpToDate
+		case '!':
+			pr.Status = Rejected
+			if strings.HasPrefix(pr.Summary, "[remote ") {
+				pr.Status = Refused // [remote rejected] or [remote failure]
+			}
+		default:
+			pr.Status = PushError
+		}
+		res = append(res, pr)
+	}
+	return res
+}
+
+func anyRejected(res []PushedRef) bool {
+	for _, r := range res {
+		if r.Status == Rejected || r.Status == Refused {
+			return true
+		}
+	}
+	return false
+}

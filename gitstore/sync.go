@@ -1,0 +1,248 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// MergeFunc merges a file changed on both sides: base is the version
+// both started from, ours the one being built on (the remote's), theirs
+// the one being replayed — as git rebase names them. nil for a side that
+// has no file. A conflict is reported, not an error.
+type MergeFunc func(path string, base, ours, theirs []byte) (merged []byte, conflict bool, err error)
+
+// IntegrateRequest brings a fetched remote memory tip into the local
+// memory branch.
+type IntegrateRequest struct {
+	Theirs string // the remote's memory tip; "" when the remote has none
+	// From names the remote's branch in messages, e.g. origin/yoimem/memory.
+	From  string
+	Merge MergeFunc
+	// MaxRead bounds each blob read for a merge (0: DefaultMaxNote).
+	MaxRead int64
+	// Check, if set, judges the replayed tip before the branch moves to
+	// it: the paths the replay changed from the remote's tip (changed and
+	// deleted, from the top level). Problems it returns leave the branch
+	// as it was, as conflicts.
+	Check func(ctx context.Context, tip string, changed, deleted []string) ([]Conflict, error)
+	// Who writes the reflog entry and, when the remote's branch was
+	// merged into the base, the commit recording it.
+	Who Signature
+}
+
+// Integration is how the local memory branch came to hold the remote's.
+type Integration string
+
+// Integrations.
+const (
+	NoRemoteBranch Integration = "no_remote_branch" // the remote has no memory branch
+	UpToDate       Integration = "up_to_date"       // both are the same commit
+	Ahead          Integration = "ahead"            // ours has theirs: nothing to bring in
+	Created        Integration = "created"          // there was no local branch: it is theirs now
+	FastForward    Integration = "fast_forward"     // ours was behind: it is theirs now
+	Replayed       Integration = "replayed"         // ours diverged: our commits were replayed onto theirs
+	Superseded     Integration = "superseded"       // theirs was squash- or rebase-merged into the base: a merge commit records it, our tree kept
+	Conflicted     Integration = "conflict"         // ours diverged and a change could not be merged: nothing moved
+)
+
+// Rewritten is a local commit and its replayed copy.
+type Rewritten struct {
+	Old, New string
+}
+
+// Conflict is a change that could not be replayed.
+type Conflict struct {
+	Commit string // the local commit whose change it is ("" for a check of the result)
+	Path   string // from the top level
+	Reason string
+}
+
+// IntegrateResult says what Integrate did.
+type IntegrateResult struct {
+	Outcome       Integration
+	Before, After string // the local tip before and after
+	Replayed      []Rewritten
+	// Merged are the paths both sides changed, merged by the MergeFunc;
+	// Kept those one side deleted and the other changed: the changed
+	// version was kept, so that nothing is lost.
+	Merged, Kept []string
+	Conflicts    []Conflict
+}
+
+// Integrate brings the remote's memory tip into the memory branch, under
+// the memory-branch lock: a fast-forward when ours is behind; when both
+// moved, our memory commits (those neither theirs nor the base has) are
+// replayed onto theirs one by one, keeping their messages, authors and
+// trailers, files changed on both sides going through req.Merge. Nothing
+// of ours is dropped: a change that does not merge leaves the branch as
+// it was and is reported (Conflicted). The branch moves by compare-and-
+// swap, with a reflog entry that says why.
+func (m *MemoryBranch) Integrate(ctx context.Context, req IntegrateRequest) (IntegrateResult, error) {
+	if err := CheckBranchName(m.Branch); err != nil {
+		return IntegrateResult{}, err
+	}
+	unlock, err := m.lock(ctx)
+	if err != nil {
+		return IntegrateResult{}, err
+	}
+	defer unlock()
+	tip, err := m.Objects.RefHash(m.Ref())
+	if err != nil {
+		return IntegrateResult{}, err
+	}
+	res := IntegrateResult{Before: tip, After: tip}
+	theirs := req.Theirs
+	switch {
+	case theirs == "":
+		res.Outcome = NoRemoteBranch
+		return res, nil
+	case tip == theirs:
+		res.Outcome = UpToDate
+		return res, nil
+	case tip == "":
+		res.Outcome = Created
+		return m.moveTo(ctx, res, theirs, "yoimem: sync: created from "+req.From, req.Who)
+	}
+	if in, err := m.isAncestor(ctx, theirs, tip); err != nil || in {
+		res.Outcome = Ahead
+		return res, err
+	}
+	if in, err := m.isAncestor(ctx, tip, theirs); err != nil || in {
+		res.Outcome = FastForward
+		if err != nil {
+			return res, err
+		}
+		return m.moveTo(ctx, res, theirs, "yoimem: sync: fast-forward to "+req.From, req.Who)
+	}
+	return m.integrateDiverged(ctx, res, req)
+}
+
+func (m *MemoryBranch) integrateDiverged(ctx context.Context, res IntegrateResult, req IntegrateRequest) (IntegrateResult, error) {
+	tip, theirs := res.Before, req.Theirs
+	base := ""
+	if m.Base != "" {
+		var err error
+		if base, err = m.Objects.RefHash(m.Base); err != nil {
+			return res, err
+		}
+	}
+	if base != "" {
+		mp, err := m.mergedUpTo(ctx, theirs, base)
+		if err != nil {
+			return res, fmt.Errorf("is %s merged into %s: %w", req.From, m.Base, err)
+		}
+		if mp.upTo == theirs {
+			return m.supersede(ctx, res, req)
+		}
+	}
+	ours, err := m.ownCommits(ctx, tip, theirs, base)
+	if err != nil {
+		return res, err
+	}
+	if len(ours) == 0 {
+		// Everything of ours is in theirs or in the base already.
+		res.Outcome = FastForward
+		return m.moveTo(ctx, res, theirs, "yoimem: sync: took "+req.From+" (the local commits are in it or in "+m.Base+")", req.Who)
+	}
+	r := replayer{m: m, req: req, res: &res}
+	newTip, err := r.replayAll(ctx, ours)
+	if err != nil || len(res.Conflicts) > 0 {
+		if len(res.Conflicts) > 0 {
+			res.Outcome = Conflicted
+		}
+		return res, err
+	}
+	if req.Check != nil {
+		changed, deleted, err := m.pathsBetween(ctx, theirs, newTip)
+		if err != nil {
+			return res, err
+		}
+		problems, err := req.Check(ctx, newTip, changed, deleted)
+		if err != nil {
+			return res, err
+		}
+		if len(problems) > 0 {
+			res.Conflicts, res.Outcome = problems, Conflicted
+			return res, nil
+		}
+	}
+	res.Outcome = Replayed
+	msg := fmt.Sprintf("yoimem: sync: replayed %d commit(s) onto %s (old tip %s)", len(ours), req.From, abbrev(tip))
+	return m.moveTo(ctx, res, newTip, msg, req.Who)
+}
+
+// supersede records theirs, which the base holds by a squash or rebase
+// merge, as the second parent of a commit with our tree: the remote's
+// branch then fast-forwards to ours, and nothing of it is brought back.
+func (m *MemoryBranch) supersede(ctx context.Context, res IntegrateResult, req IntegrateRequest) (IntegrateResult, error) {
+	tree, err := m.Objects.commitTree(plumbing.NewHash(res.Before))
+	if err != nil {
+		return res, err
+	}
+	sig := object.Signature{Name: identity(req.Who.Name), Email: identity(req.Who.Email), When: req.Who.When}
+	msg := fmt.Sprintf("yoimem: sync: %s is merged into %s\n\nIts changes reached %s by a squash or rebase merge; this commit records\nit as merged, so that the remote branch moves on without a force-push.\nThe tree is the local memory's.\n", req.From, m.Base, m.Base)
+	c := &object.Commit{Author: sig, Committer: sig, Message: msg, TreeHash: tree,
+		ParentHashes: []plumbing.Hash{plumbing.NewHash(res.Before), plumbing.NewHash(req.Theirs)}}
+	h, err := m.Objects.writeCommit(c)
+	if err != nil {
+		return res, err
+	}
+	res.Outcome = Superseded
+	return m.moveTo(ctx, res, h.String(), "yoimem: sync: "+req.From+" is merged into "+m.Base, req.Who)
+}
+
+// moveTo swaps the branch from res.Before to newTip.
+func (m *MemoryBranch) moveTo(ctx context.Context, res IntegrateResult, newTip, reflog string, who Signature) (IntegrateResult, error) {
+	if err := swapRef(ctx, m.Repo, m.Objects, m.Ref(), newTip, res.Before, reflog, who); err != nil {
+		if errors.Is(err, errRefMoved) {
+			return res, fmt.Errorf("%s moved during the sync (another writer outside git-yoimem); run it again: %w", m.Ref(), err)
+		}
+		return res, err
+	}
+	res.After = newTip
+	return res, nil
+}
+
+// isAncestor: is a an ancestor of b (or b itself)?
+func (m *MemoryBranch) isAncestor(ctx context.Context, a, b string) (bool, error) {
+	return isAncestorIn(ctx, m.Repo, a, b)
+}
+
+// ownCommits are the local commits to replay, oldest first: those neither
+// theirs nor the base has, merges left out (as git rebase does: their
+// other parents are in theirs or the base).
+func (m *MemoryBranch) ownCommits(ctx context.Context, tip, theirs, base string) ([]string, error) {
+	args := []string{"rev-list", "--reverse", "--topo-order", "--no-merges", tip, "^" + theirs}
+	if base != "" {
+		args = append(args, "^"+base)
+	}
+	out, err := m.Repo.Git.Run(ctx, append(args, "--")...)
+	if err != nil {
+		return nil, fmt.Errorf("the commits of %s not in %s: %w", m.Ref(), abbrev(theirs), err)
+	}
+	return strings.Fields(string(out)), nil
+}
+
+// pathsBetween lists the paths that differ between two commits.
+func (m *MemoryBranch) pathsBetween(ctx context.Context, from, to string) (changed, deleted []string, err error) {
+	diff, err := m.changedPaths(ctx, from, to)
+	if err != nil {
+		return nil, nil, err
+	}
+	for p, e := range diff {
+		if e.hash.IsZero() {
+			deleted = append(deleted, p)
+		} else {
+			changed = append(changed, p)
+		}
+	}
+	sort.Strings(changed)
+	sort.Strings(deleted)
+	return changed, deleted, nil
+}
