@@ -16,8 +16,8 @@ import (
 
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/lint"
-	"github.com/yoimem/git-yoimem/record"
 	"github.com/yoimem/git-yoimem/recmerge"
+	"github.com/yoimem/git-yoimem/record"
 )
 
 // Options is a sync's memory branch, notes and remote.
