@@ -13,6 +13,8 @@ var wantKeys = []struct {
 }{
 	{"yoimem.branch", String, "yoimem/memory"},
 	{"yoimem.baseBranch", String, ""},
+	{"yoimem.remote", String, ""},
+	{"yoimem.sync", Bool, "true"},
 	{"yoimem.autoMerge", Bool, "false"},
 	{"yoimem.extract.model", String, ""},
 	{"yoimem.extract.tokenThreshold", Int, "1000000"},
@@ -85,7 +87,7 @@ func TestKeysIsFresh(t *testing.T) {
 
 func TestKeyNameConstants(t *testing.T) {
 	consts := []string{
-		KeyBranch, KeyBaseBranch, KeyAutoMerge, KeyExtractModel, KeyExtractTokenThreshold,
+		KeyBranch, KeyBaseBranch, KeyRemote, KeySync, KeyAutoMerge, KeyExtractModel, KeyExtractTokenThreshold,
 		KeyConsolidateModel, KeyConsolidateStagingFiles, KeyConsolidateStagingBytes, KeyConsolidateMaxTurns, KeyConsolidateLocked, KeyConsolidateBudgetChars,
 		KeyConsolidateCommandTimeout,
 		KeyLLMAnthropicBaseURL, KeyLLMOpenAIBaseURL, KeyLLMTimeoutSeconds, KeyLLMMaxRetries,

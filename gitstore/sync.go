@@ -197,8 +197,29 @@ func (m *MemoryBranch) supersede(ctx context.Context, res IntegrateResult, req I
 	return m.moveTo(ctx, res, h.String(), "yoimem: sync: "+req.From+" is merged into "+m.Base, req.Who)
 }
 
-// moveTo swaps the branch from res.Before to newTip.
+// CheckedOutError is a memory branch that sync would move while a
+// worktree has it checked out: its files and index would no longer be
+// the branch's, and a commit there would undo what sync brought in.
+type CheckedOutError struct {
+	Branch, Worktree string
+}
+
+func (e *CheckedOutError) Error() string {
+	return fmt.Sprintf("%s is checked out in %s; sync does not move a branch under a worktree", e.Branch, e.Worktree)
+}
+
+// moveTo swaps the branch from res.Before to newTip, unless a worktree
+// has it checked out (*CheckedOutError; nothing moves).
 func (m *MemoryBranch) moveTo(ctx context.Context, res IntegrateResult, newTip, reflog string, who Signature) (IntegrateResult, error) {
+	if res.Before != "" {
+		wt, err := checkedOutIn(ctx, m.Repo, m.Ref())
+		if err != nil {
+			return res, err
+		}
+		if wt != "" {
+			return res, &CheckedOutError{Branch: m.Branch, Worktree: wt}
+		}
+	}
 	if err := swapRef(ctx, m.Repo, m.Objects, m.Ref(), newTip, res.Before, reflog, who); err != nil {
 		if errors.Is(err, errRefMoved) {
 			return res, fmt.Errorf("%s moved during the sync (another writer outside git-yoimem); run it again: %w", m.Ref(), err)
@@ -245,4 +266,22 @@ func (m *MemoryBranch) pathsBetween(ctx context.Context, from, to string) (chang
 	sort.Strings(changed)
 	sort.Strings(deleted)
 	return changed, deleted, nil
+}
+
+// checkedOutIn names the worktree that has ref checked out ("" : none).
+func checkedOutIn(ctx context.Context, r Repo, ref string) (string, error) {
+	out, err := r.Git.Run(ctx, "worktree", "list", "--porcelain", "-z")
+	if err != nil {
+		return "", fmt.Errorf("list the worktrees: %w", err)
+	}
+	wt := ""
+	for _, field := range strings.Split(string(out), "\x00") {
+		switch {
+		case strings.HasPrefix(field, "worktree "):
+			wt = strings.TrimPrefix(field, "worktree ")
+		case field == "branch "+ref:
+			return wt, nil
+		}
+	}
+	return "", nil
 }

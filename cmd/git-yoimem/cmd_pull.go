@@ -92,7 +92,10 @@ func finishSync(env Env, format string, rep memsync.Report, err error) error {
 	} else if format != "json" {
 		printSync(env, rep)
 	}
+	var checkedOut *gitstore.CheckedOutError
 	switch {
+	case errors.As(err, &checkedOut):
+		return &exitError{code: exitFindings, err: err, hints: []string{"bring the remote's memory in there: 'git -C " + checkedOut.Worktree + " merge " + rep.Tracked + "' (or switch that worktree to another branch), then run this again"}}
 	case errors.Is(err, gitstore.ErrLocked):
 		return &exitError{code: exitLocked, err: err, hints: []string{"another git-yoimem process is writing the memory branch; try again when it is done"}}
 	case err != nil:

@@ -27,6 +27,9 @@ func forbidden() map[string][]string {
 		"memlog": {"..."},
 		// the record merge of the git merge driver: records in, bytes out
 		"recmerge": {"memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/...", "eval/...", "agent/...", "doctor/...", "internal/..."},
+		// sync: git (gitstore), the record merge and the linter; no
+		// workspace, no runner, no model
+		"memsync": {"workspace/...", "consolidate/...", "extract/...", "memory/...", "mcp/...", "hooks/...", "githook", "llm/...", "metrics/...", "sessionlog/...", "agent/...", "eval/...", "doctor/...", "review/..."},
 		// an agent CLI as the consolidation model (the command serves the
 		// run's MCP server): as consolidate/agent
 		"consolidate/agentcli": {"gitstore/...", "workspace/...", "mcp/...", "hooks/...", "consolidate/rules", "llm/apis"},
