@@ -48,10 +48,13 @@ func (n *Notes) walk(tree plumbing.Hash, prefix string, out map[string]plumbing.
 	return nil
 }
 
-// Copy gives each replayed commit the note its original had (the evidence
-// travels with the change), as one commit on the notes ref. It returns
-// how many notes it copied; a new commit that has a note keeps it.
-func (n *Notes) Copy(ctx context.Context, pairs []Rewritten, message string, who Signature) (int, error) {
+// Move gives each replayed commit the note its original had (the evidence
+// travels with the change) and takes it off the original, which only the
+// reflog still reaches and which was never pushed, so that the notes ref
+// a push shares holds no notes of commits nobody has. One commit on the
+// notes ref; it returns how many notes it moved. A new commit that has a
+// note keeps it.
+func (n *Notes) Move(ctx context.Context, pairs []Rewritten, message string, who Signature) (int, error) {
 	if len(pairs) == 0 {
 		return 0, nil
 	}
@@ -62,6 +65,7 @@ func (n *Notes) Copy(ctx context.Context, pairs []Rewritten, message string, who
 				if _, exists := have[p.New]; !exists {
 					add[p.New] = blob
 				}
+				add[p.Old] = plumbing.ZeroHash
 			}
 		}
 		return add
@@ -123,8 +127,8 @@ func (n *Notes) Merge(ctx context.Context, theirs, message string, who Signature
 	return res, err
 }
 
-// update adds the notes add returns (given the notes the ref has) as one
-// commit, with second parent other when set (a merge), by compare-and-
+// update adds the notes add returns (given the notes the ref has; a zero
+// blob removes the object's note) as one commit, with second parent other when set (a merge), by compare-and-
 // swap, retried when the ref moved. It returns how many it added.
 func (n *Notes) update(ctx context.Context, message string, who Signature, other string, add func(map[string]plumbing.Hash) map[string]plumbing.Hash) (int, error) {
 	attempts := n.MaxAttempts
@@ -166,12 +170,22 @@ func (n *Notes) tryUpdate(ctx context.Context, message string, who Signature, ot
 		objs = append(objs, obj)
 	}
 	sort.Strings(objs)
+	added := 0
 	for _, obj := range objs {
-		place, _, _, err := n.locate(root, obj)
+		place, existing, _, err := n.locate(root, obj)
 		if err != nil {
 			return 0, err
 		}
-		if root, err = n.Objects.applyEdits(root, []treeEdit{{path: place, blob: adds[obj]}}); err != nil {
+		edit := treeEdit{path: place, blob: adds[obj]}
+		if edit.blob.IsZero() { // a note to remove
+			if existing == "" {
+				continue
+			}
+			edit.path = existing
+		} else {
+			added++
+		}
+		if root, err = n.Objects.applyEdits(root, []treeEdit{edit}); err != nil {
 			return 0, fmt.Errorf("build the tree of %s: %w", n.Ref, err)
 		}
 	}
@@ -187,7 +201,7 @@ func (n *Notes) tryUpdate(ctx context.Context, message string, who Signature, ot
 	if err != nil {
 		return 0, err
 	}
-	return len(adds), swapRef(ctx, n.Repo, n.Objects, n.Ref, h.String(), tip, "yoimem: "+oneLine(message), who)
+	return added, swapRef(ctx, n.Repo, n.Objects, n.Ref, h.String(), tip, "yoimem: "+oneLine(message), who)
 }
 
 // isAncestorIn: is a an ancestor of b (or b itself) in r?

@@ -75,7 +75,7 @@ func parsePorcelain(out string) []PushedRef {
 			pr.Status = PushUpToDate
 		case '!':
 			pr.Status = Rejected
-			if strings.HasPrefix(pr.Summary, "[remote ") {
+			if strings.HasPrefix(pr.Summary, "[remote ") && !lockRace(pr.Summary) {
 				pr.Status = Refused // [remote rejected] or [remote failure]
 			}
 		default:
@@ -84,6 +84,13 @@ func parsePorcelain(out string) []PushedRef {
 		res = append(res, pr)
 	}
 	return res
+}
+
+// lockRace: the remote could not take its ref lock because another push
+// held it (git's "failed to update ref", "cannot lock ref"): a push lost
+// to another, as a non-fast-forward is, and worth a retry.
+func lockRace(summary string) bool {
+	return strings.Contains(summary, "failed to update ref") || strings.Contains(summary, "lock")
 }
 
 func anyRejected(res []PushedRef) bool {

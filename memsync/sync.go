@@ -44,10 +44,10 @@ type Report struct {
 	Merged    []string             `json:"merged,omitempty"`
 	Kept      []string             `json:"kept,omitempty"`
 	Conflicts []Conflict           `json:"conflicts,omitempty"`
-	// NotesCopied are the notes given to replayed commits; NotesAdded the
+	// NotesMoved are the notes moved to replayed commits; NotesAdded the
 	// remote's notes brought in; NotesDiffering objects both annotated
 	// differently (ours kept).
-	NotesCopied    int      `json:"notes_copied,omitempty"`
+	NotesMoved     int      `json:"notes_moved,omitempty"`
 	NotesAdded     int      `json:"notes_added,omitempty"`
 	NotesDiffering []string `json:"notes_differing,omitempty"`
 	// Pushed is what the remote did with each ref of the last push.
@@ -109,8 +109,8 @@ func Pull(ctx context.Context, o Options) (Report, error) {
 	if len(res.Replayed) > 0 {
 		pairs := make([]gitstore.Rewritten, len(res.Replayed))
 		copy(pairs, res.Replayed)
-		if rep.NotesCopied, err = o.Notes.Copy(ctx, pairs, "yoimem: sync: notes of replayed commits", o.Who); err != nil {
-			return rep, fmt.Errorf("copy the notes of the replayed commits: %w", err)
+		if rep.NotesMoved, err = o.Notes.Move(ctx, pairs, "yoimem: sync: notes of replayed commits", o.Who); err != nil {
+			return rep, fmt.Errorf("move the notes of the replayed commits: %w", err)
 		}
 	}
 	nm, err := o.Notes.Merge(ctx, f.Notes, "yoimem: sync: notes from "+strings.TrimPrefix(t.NotesRef(), "refs/notes/"), o.Who)
