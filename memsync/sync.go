@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/yoimem/git-yoimem/gitstore"
@@ -30,6 +31,22 @@ type Options struct {
 	Lint    lint.Options
 	MaxRead int64
 	Who     gitstore.Signature
+	// NoPrompt keeps git from asking for credentials on the terminal
+	// (GIT_TERMINAL_PROMPT=0): a run nobody watches must fail, not wait.
+	NoPrompt bool
+}
+
+// remoteRepo is the repository as the fetch and push see it.
+func (o Options) remoteRepo() gitstore.Repo {
+	r := o.Branch.Repo
+	if o.NoPrompt {
+		env := r.Git.Env
+		if env == nil {
+			env = os.Environ()
+		}
+		r.Git.Env = append(env[:len(env):len(env)], "GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never")
+	}
+	return r
 }
 
 // Report is what a sync did, for printing (snake_case JSON).
@@ -94,7 +111,7 @@ func (o Options) tracking() gitstore.Tracking {
 func Pull(ctx context.Context, o Options) (Report, error) {
 	t := o.tracking()
 	rep := Report{Remote: o.Remote, Tracked: strings.TrimPrefix(t.BranchRef(), "refs/remotes/")}
-	f, err := gitstore.Fetch(ctx, o.Branch.Repo, o.Branch.Objects, t)
+	f, err := gitstore.Fetch(ctx, o.remoteRepo(), o.Branch.Objects, t)
 	if err != nil {
 		return rep, &FetchError{Err: err}
 	}
@@ -141,7 +158,7 @@ func Push(ctx context.Context, o Options) (Report, error) {
 		if err != nil || len(refs) == 0 {
 			return rep, err
 		}
-		pushed, err := gitstore.PushRefs(ctx, o.Branch.Repo, o.Remote, refs)
+		pushed, err := gitstore.PushRefs(ctx, o.remoteRepo(), o.Remote, refs)
 		rep.Pushed = pushedRefs(pushed)
 		if err != nil {
 			return rep, err

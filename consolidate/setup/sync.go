@@ -36,6 +36,10 @@ func Sync(ctx context.Context, w *workspace.Workspace, branch *gitstore.MemoryBr
 	}, nil
 }
 
+// syncTimeout bounds the sync a consolidation starts with: an unreachable
+// remote delays the run by at most this much, then the run goes on.
+const syncTimeout = 2 * time.Minute
+
 // RunSync is the sync a consolidation run starts with (Runner.Sync):
 // with yoimem.sync on and a remote to sync with, the remote's memory is
 // pulled in; nil when either is missing.
@@ -44,6 +48,8 @@ func RunSync(w *workspace.Workspace, branch *gitstore.MemoryBranch, now func() t
 		return nil
 	}
 	return func(ctx context.Context) (*memsync.Report, error) {
+		ctx, cancel := context.WithTimeout(ctx, syncTimeout)
+		defer cancel()
 		o, err := Sync(ctx, w, branch, "", now)
 		if err != nil {
 			if w.Config.String(config.KeyRemote) == "" && errors.Is(err, gitstore.ErrNoRemote) {
@@ -51,6 +57,7 @@ func RunSync(w *workspace.Workspace, branch *gitstore.MemoryBranch, now func() t
 			}
 			return nil, err
 		}
+		o.NoPrompt = true
 		rep, err := memsync.Pull(ctx, o)
 		return &rep, err
 	}
