@@ -232,7 +232,7 @@ func (m *MemoryBranch) moveTo(ctx context.Context, res IntegrateResult, newTip, 
 
 // isAncestor: is a an ancestor of b (or b itself)?
 func (m *MemoryBranch) isAncestor(ctx context.Context, a, b string) (bool, error) {
-	return isAncestorIn(ctx, m.Repo, a, b)
+	return isAncestorIn(ctx, m.Repo, m.Objects, a, b)
 }
 
 // ownCommits are the local commits to replay, oldest first: those neither
