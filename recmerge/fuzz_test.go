@@ -10,7 +10,9 @@ import (
 
 // FuzzMerge: any two edits of a readable record merge into a readable
 // record; conflict markers appear only in the body, and only when the
-// merge reports a conflict (or an input's body had them).
+// merge reports a conflict (or an input's body had them). When both sides
+// only inserted lines into the body (every base line kept), the body
+// merges without a conflict and holds every line of both sides.
 func FuzzMerge(f *testing.F) {
 	base := string(rec(baseFM, "# T\n\none\ntwo\nthree\n"))
 	f.Add(base, strings.Replace(base, "two", "TWO", 1), strings.Replace(base, "three", "3", 1))
@@ -19,6 +21,9 @@ func FuzzMerge(f *testing.F) {
 	f.Add(base, strings.Replace(base, "s1,", "s2,", 1), strings.ReplaceAll(base, "\n", "\r\n"))
 	f.Add(base, "---\n{a: 1, sources: [x]}\n---\nbody", "---\nsources: [y, x]\nkind: k\n---\n")
 	f.Add("", base, strings.Replace(base, "one", "uno", 1))
+	f.Add(base, base+"four\n", base+"five\n")
+	f.Add(base, strings.Replace(base, "one\n", "one\nA\n", 1)+"B", strings.Replace(base, "two\n", "two\nC\n", 1)+"B\nD\n")
+	f.Add(base, base+"\nA\n", base+"\nB\n")
 	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
 		for _, s := range []string{ours, theirs} {
 			if _, err := record.Parse([]byte(s)); err != nil {
@@ -67,5 +72,49 @@ func FuzzMerge(f *testing.F) {
 		if !conflict && bytes.Contains(doc.Body(), []byte(markerOurs)) && !inputsHad((*record.Document).Body) {
 			t.Fatalf("markers without a conflict:\n%q", got)
 		}
+		if base != "" {
+			checkInsertionsKept(t, base, ours, theirs, doc, conflict)
+		}
 	})
+}
+
+// checkInsertionsKept: when both sides only inserted body lines, the merge
+// reports no conflict (unless both set replaced_by differently, which is
+// reported apart from the body) and the body holds every line of both.
+func checkInsertionsKept(t *testing.T, base, ours, theirs string, merged *record.Document, conflict bool) {
+	t.Helper()
+	bd, _ := record.Parse([]byte(base))
+	od, _ := record.Parse([]byte(ours))
+	td, _ := record.Parse([]byte(theirs))
+	nl := od.Newline()
+	key := func(d *record.Document) []string { return lineKeys(splitLines(string(d.Body())), nl) }
+	kb, ko, kt := key(bd), key(od), key(td)
+	if !isSubsequence(kb, ko) || !isSubsequence(kb, kt) {
+		return
+	}
+	rb, ro, rt := bd.Get(record.KeyReplacedBy), od.Get(record.KeyReplacedBy), td.Get(record.KeyReplacedBy)
+	replacedByConflict := ro != nil && rt != nil && !same(ro, rt) && !same(rb, ro) && !same(rb, rt)
+	if conflict && !replacedByConflict {
+		t.Fatalf("both sides only inserted, yet a conflict:\n%q", merged.Bytes())
+	}
+	have := map[string]bool{}
+	for _, k := range key(merged) {
+		have[k] = true
+	}
+	for _, k := range append(ko, kt...) {
+		if !have[k] {
+			t.Fatalf("line %q of a side lost:\n%q", k, merged.Bytes())
+		}
+	}
+}
+
+// isSubsequence reports whether sub's lines all appear in s, in order.
+func isSubsequence(sub, s []string) bool {
+	i := 0
+	for _, l := range s {
+		if i < len(sub) && sub[i] == l {
+			i++
+		}
+	}
+	return i == len(sub)
 }
