@@ -61,6 +61,15 @@ func TestMergeUnion(t *testing.T) {
 			want: recent + recentList(2, 20) + "- 2026-02-01: ours\n- 2026-02-02: theirs\n\n## Open questions\n\n- why?\n",
 		},
 		{
+			name:     "the summary's bounded list, a different number of old items dropped on each side, stays a conflict at the top",
+			path:     summaryPath,
+			base:     recent + recentList(1, 20),
+			a:        recent + recentList(3, 20) + "- 2026-02-01: ours\n- 2026-02-02: ours\n",
+			b:        recent + recentList(2, 20) + "- 2026-02-03: theirs\n",
+			want:     recent + "<<<<<<< ours\n=======\n" + recentList(2, 2) + ">>>>>>> theirs\n" + recentList(3, 20) + "- 2026-02-01: ours\n- 2026-02-02: ours\n- 2026-02-03: theirs\n",
+			conflict: true,
+		},
+		{
 			name: "knowledge: a paragraph appended on both",
 			path: ".yoi/knowledge/retry.md",
 			base: "# Retry\n\nBack off.\n", a: "# Retry\n\nBack off.\n\nCap at a minute.\n", b: "# Retry\n\nBack off.\n\nAdd jitter.\n",
