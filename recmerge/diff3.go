@@ -16,12 +16,39 @@ const (
 // diff3 algorithm of Khanna, Kunal and Pierce): a region changed on one
 // side takes that side, a region changed the same way on both takes it
 // once, and a region changed differently on both becomes a conflict
-// between markers, ending in nl. It reports whether any conflict was left.
-func merge3(base, ours, theirs, nl string) (string, bool) {
-	o, a, b := splitLines(base), splitLines(ours), splitLines(theirs)
-	ma, mb := matches(o, a), matches(o, b)
-	var out strings.Builder
+// between markers. With union, a region where both sides only inserted
+// lines at one place keeps both insertions (unionInsert) instead. nl is
+// the file's line break, for marker lines and for a last line that lacks
+// one when more follows. It reports whether any conflict was left.
+func merge3(base, ours, theirs, nl string, union bool) (string, bool) {
+	w := &lineWriter{nl: nl}
 	conflict := false
+	for _, c := range chunks(splitLines(base), splitLines(ours), splitLines(theirs), nl) {
+		if c.stable {
+			w.stable(c)
+		} else if resolve(w, c, union) {
+			conflict = true
+		}
+	}
+	return w.out.String(), conflict
+}
+
+// chunk is a region of the three texts: stable when both sides kept the
+// base lines (by lineKey; a side may differ in a last line's break), else
+// the base lines and what each side has in their place.
+type chunk struct {
+	stable             bool
+	base, ours, theirs []string
+}
+
+// chunks splits the texts into alternating stable and unstable chunks.
+// An unstable chunk runs to the next base line both sides kept, so a
+// deletion both sides made and insertions both made after the next kept
+// line fall into separate chunks.
+func chunks(o, a, b []string, nl string) []chunk {
+	ko := lineKeys(o, nl)
+	ma, mb := matches(ko, lineKeys(a, nl)), matches(ko, lineKeys(b, nl))
+	var out []chunk
 	lo, la, lb := 0, 0, 0
 	for lo < len(o) || la < len(a) || lb < len(b) {
 		i := 0
@@ -29,13 +56,10 @@ func merge3(base, ours, theirs, nl string) (string, bool) {
 			i++
 		}
 		if i > 0 {
-			for _, l := range o[lo : lo+i] {
-				out.WriteString(l)
-			}
+			out = append(out, chunk{stable: true, base: o[lo : lo+i], ours: a[la : la+i], theirs: b[lb : lb+i]})
 			lo, la, lb = lo+i, la+i, lb+i
 			continue
 		}
-		// The next base line both sides kept ends the unstable chunk.
 		next := lo
 		for next < len(o) && (ma[next] < 0 || mb[next] < 0) {
 			next++
@@ -44,39 +68,64 @@ func merge3(base, ours, theirs, nl string) (string, bool) {
 		if next < len(o) {
 			ea, eb = ma[next], mb[next]
 		}
-		if resolve(&out, o[lo:next], a[la:ea], b[lb:eb], nl) {
-			conflict = true
-		}
+		out = append(out, chunk{base: o[lo:next], ours: a[la:ea], theirs: b[lb:eb]})
 		lo, la, lb = next, ea, eb
 	}
-	return out.String(), conflict
+	return out
 }
 
 // resolve writes one unstable chunk and reports whether it conflicts.
-func resolve(out *strings.Builder, base, a, b []string, nl string) bool {
+func resolve(w *lineWriter, c chunk, union bool) bool {
 	switch {
-	case slices.Equal(a, base), slices.Equal(a, b):
-		writeLines(out, b, "")
+	case slices.Equal(c.ours, c.base), slices.Equal(c.ours, c.theirs):
+		w.lines(c.theirs)
 		return false
-	case slices.Equal(b, base):
-		writeLines(out, a, "")
+	case slices.Equal(c.theirs, c.base):
+		w.lines(c.ours)
+		return false
+	case union && len(c.base) == 0:
+		w.lines(unionInsert(c.ours, c.theirs, w.nl))
 		return false
 	}
-	out.WriteString(markerOurs + nl)
-	writeLines(out, a, nl)
-	out.WriteString(markerSep + nl)
-	writeLines(out, b, nl)
-	out.WriteString(markerTheirs + nl)
+	w.line(markerOurs + w.nl)
+	w.lines(c.ours)
+	w.line(markerSep + w.nl)
+	w.lines(c.theirs)
+	w.line(markerTheirs + w.nl)
 	return true
 }
 
-// writeLines writes lines; with a non-empty nl a last line without a line
-// break gets one (inside conflict markers, which must start a line).
-func writeLines(out *strings.Builder, lines []string, nl string) {
-	for _, l := range lines {
-		out.WriteString(l)
+// lineWriter writes merged lines; a line that lacks a break and is
+// followed by more gets nl, so two last lines never run together.
+type lineWriter struct {
+	out strings.Builder
+	nl  string
+}
+
+func (w *lineWriter) line(l string) {
+	if s := w.out.String(); s != "" && s[len(s)-1] != '\n' {
+		w.out.WriteString(w.nl)
 	}
-	if nl != "" && len(lines) > 0 && !strings.HasSuffix(lines[len(lines)-1], "\n") {
-		out.WriteString(nl)
+	w.out.WriteString(l)
+}
+
+func (w *lineWriter) lines(ls []string) {
+	for _, l := range ls {
+		w.line(l)
+	}
+}
+
+// stable writes a stable chunk: each line as base has it, unless a side
+// changed its line break (a last line given or stripped of one), which
+// is then taken as that side has it, ours first.
+func (w *lineWriter) stable(c chunk) {
+	for i, l := range c.base {
+		switch {
+		case c.ours[i] != l:
+			l = c.ours[i]
+		case c.theirs[i] != l:
+			l = c.theirs[i]
+		}
+		w.line(l)
 	}
 }

@@ -6,6 +6,11 @@
 // updated later, anything else three-way with the later edit winning), so
 // the YAML never holds conflict markers; the body is merged line by line
 // three-way, and only a real body conflict leaves markers, in the body.
+// Both sides inserting lines at the same place (no base line removed or
+// changed there) is not a conflict in a record's body: both insertions
+// are kept, ours first (unionInsert). The plain-text fallback, for a side
+// that is not a readable record, and files outside the record kinds keep
+// git's behaviour and conflict there.
 //
 // The package is pure: bytes in, bytes out, no git and no files.
 package recmerge

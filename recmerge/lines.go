@@ -1,6 +1,7 @@
 package recmerge
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -19,6 +20,18 @@ func splitLines(s string) []string {
 		s = s[i+1:]
 	}
 	return out
+}
+
+// lineKeys returns the lines as they compare: the last line, when it
+// lacks a break, with nl added, so "x" at the end of a file matches the
+// same line followed by more in another version of it.
+func lineKeys(lines []string, nl string) []string {
+	if len(lines) == 0 || strings.HasSuffix(lines[len(lines)-1], "\n") {
+		return lines
+	}
+	keys := slices.Clone(lines)
+	keys[len(keys)-1] += nl
+	return keys
 }
 
 // matches returns, for each line of base, the index of the line of side it

@@ -19,7 +19,8 @@ import (
 //
 // conflict reports a body region both sides changed differently: it is
 // left between conflict markers in the body, the frontmatter is merged
-// and the result still parses as a record. When a side is not a readable
+// and the result still parses as a record. Lines both sides inserted at
+// the same place of a record's body are not a conflict: both are kept. When a side is not a readable
 // record the files are merged as plain text, markers wherever they fall.
 func Merge(path string, base, ours, theirs []byte) (merged []byte, conflict bool, err error) {
 	switch {
@@ -36,7 +37,7 @@ func Merge(path string, base, ours, theirs []byte) (merged []byte, conflict bool
 		bd, berr = record.Parse(base)
 	}
 	if oerr != nil || terr != nil || berr != nil {
-		text, c := merge3(string(base), string(ours), string(theirs), detectNewline(ours))
+		text, c := merge3(string(base), string(ours), string(theirs), detectNewline(ours), false)
 		return []byte(text), c, nil
 	}
 	m := &merger{kind: kindOf(path), base: bd, ours: od, theirs: td}
@@ -47,7 +48,12 @@ func Merge(path string, base, ours, theirs []byte) (merged []byte, conflict bool
 	if bd != nil {
 		baseBody = bd.Body()
 	}
-	body, conflict := merge3(string(baseBody), string(od.Body()), string(td.Body()), od.Newline())
+	// Two insertions at one place are kept, ours first, in the body of a
+	// record both sides edited; a text that is not a record, a file outside
+	// the record kinds (workflow/) and a record both sides added conflict
+	// there, as git's text merge does.
+	union := bd != nil && m.kind != record.KindNone
+	body, conflict := merge3(string(baseBody), string(od.Body()), string(td.Body()), od.Newline(), union)
 	if len(m.conflicts) > 0 {
 		note, err := conflictNote(m.conflicts, od.Newline())
 		if err != nil {
