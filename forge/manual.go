@@ -11,8 +11,9 @@ import (
 // once its tool is installed and logged in, with the description read
 // from r.BodyFile; "" for a host no tool serves. gh reads the file
 // itself (--body-file); glab mr create takes the description as an
-// argument, so the command reads the file into it ("$(cat FILE)"; past
-// about 128 KiB the system refuses so long an argument).
+// argument, so the command reads the file into it (--description="$(cat
+// FILE)", which drops the file's trailing newlines; past about 128 KiB
+// the system refuses so long an argument).
 func ManualCommand(h Host, r Request) string {
 	switch h.Kind {
 	case GitHub:
@@ -20,7 +21,7 @@ func ManualCommand(h Host, r Request) string {
 	case GitLab:
 		line := args(words("mr", "create"), flag("--repo", h.RepoFlag()), flag("--source-branch", r.Head),
 			flag("--target-branch", r.Base), flag("--title", r.Title), words("--yes"))
-		return "glab " + quote.ShellLine(line...) + ` --description "$(cat ` + quote.Shell(r.BodyFile) + `)"`
+		return "glab " + quote.ShellLine(line...) + ` --description="$(cat ` + quote.Shell(r.BodyFile) + `)"`
 	}
 	return ""
 }

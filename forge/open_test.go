@@ -178,7 +178,7 @@ func TestOpenManual(t *testing.T) {
 			},
 			calls:   1,
 			reason:  "glab is not logged in to gitlab.com",
-			command: `glab mr create --repo g/r --source-branch yoimem/memory --target-branch main --title 'yoimem: memory for review' --yes --description "$(cat BODY)"`,
+			command: `glab mr create --repo g/r --source-branch yoimem/memory --target-branch main --title 'yoimem: memory for review' --yes --description="$(cat BODY)"`,
 			webURL:  "https://gitlab.com/g/r",
 		},
 		{
