@@ -10,19 +10,22 @@ import (
 // The gh commands, as gh v2 defines them (cli/cli pkg/cmd/pr/{list,
 // create,edit}): --repo [HOST/]OWNER/REPO on every pr command; pr list
 // --head and --base filter by branch names, --state open, --json prints
-// an array ("[]" when none); pr create and pr edit read --body-file - from
+// an array ("[]" when none), in which isCrossRepository tells a fork's
+// request from a branch of the same name (api/query_builder.go); pr create and pr edit read --body-file - from
 // stdin and print the request's URL as their last line; pr create needs
 // --title and a body when it cannot prompt.
 
 type ghPR struct {
 	Number int    `json:"number"`
 	URL    string `json:"url"`
+	// Cross: the head is a fork's branch of the same name, not ours.
+	Cross bool `json:"isCrossRepository"`
 }
 
 func (t tool) openGitHub(ctx context.Context) (Result, error) {
 	repo := flag("--repo", t.host.RepoFlag())
 	out, err := t.run(ctx, nil, args(words("pr", "list"), repo, flag("--head", t.req.Head), flag("--base", t.req.Base),
-		words("--state", "open", "--json", "number,url"))...)
+		words("--state", "open", "--json", "number,url,isCrossRepository"))...)
 	if err != nil {
 		return Result{}, err
 	}
@@ -30,8 +33,10 @@ func (t tool) openGitHub(ctx context.Context) (Result, error) {
 	if err := json.Unmarshal(out, &open); err != nil {
 		return Result{}, fmt.Errorf("gh pr list printed %q, not the JSON of pull requests: %w", outStart(out), err)
 	}
-	if len(open) > 0 {
-		pr := open[0]
+	for _, pr := range open {
+		if pr.Cross {
+			continue
+		}
 		if _, err := t.run(ctx, t.req.Body, args(words("pr", "edit", fmt.Sprint(pr.Number)), repo, words("--body-file", "-"))...); err != nil {
 			return Result{}, err
 		}

@@ -20,6 +20,20 @@ import (
 type glabMR struct {
 	IID    int    `json:"iid"`
 	WebURL string `json:"web_url"`
+	// A fork's request from a branch of the same name has another source
+	// project.
+	Source int `json:"source_project_id"`
+	Target int `json:"target_project_id"`
+}
+
+// ours is the first request whose branch is in the project itself.
+func ours(open []glabMR) (glabMR, bool) {
+	for _, mr := range open {
+		if mr.Source == mr.Target {
+			return mr, true
+		}
+	}
+	return glabMR{}, false
 }
 
 func (t tool) openGitLab(ctx context.Context) (Result, error) {
@@ -35,8 +49,8 @@ func (t tool) openGitLab(ctx context.Context) (Result, error) {
 	endpoint := "projects/" + url.PathEscape(t.host.Path) + "/merge_requests"
 	fields := map[string]string{"description": string(t.req.Body)}
 	method, action := "POST", Created
-	if len(open) > 0 {
-		endpoint += fmt.Sprintf("/%d", open[0].IID)
+	if mr, ok := ours(open); ok {
+		endpoint += fmt.Sprintf("/%d", mr.IID)
 		method, action = "PUT", Updated
 	} else {
 		fields["source_branch"], fields["target_branch"], fields["title"] = t.req.Head, t.req.Base, t.req.Title

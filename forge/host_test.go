@@ -47,6 +47,8 @@ func TestDetect(t *testing.T) {
 		{"unknown https", "https://git.example.net/o/r.git", none, Host{Kind: None, Name: "git.example.net", Path: "o/r", WebURL: "https://git.example.net/o/r"}},
 		{"unknown http keeps scheme", "http://git.example.net:3000/o/r.git", none, Host{Kind: None, Name: "git.example.net", Path: "o/r", WebURL: "http://git.example.net:3000/o/r"}},
 		{"unknown scp", "git@bitbucket.org:o/r.git", none, Host{Kind: None, Name: "bitbucket.org", Path: "o/r", WebURL: "https://bitbucket.org/o/r"}},
+		{"scp with a bracketed host and port", "git@[gitlab.example.org:2222]:g/r.git", none, Host{GitLab, "gitlab.example.org", "g/r", "https://gitlab.example.org/g/r"}},
+		{"scp with a bracketed host", "[github.com]:o/r.git", none, Host{GitHub, "github.com", "o/r", "https://github.com/o/r"}},
 		{"local absolute path", "/srv/git/r.git", none, Host{}},
 		{"local relative path", "../r.git", none, Host{}},
 		{"local path with a colon after a slash", "./a:b/r.git", none, Host{}},

@@ -60,7 +60,7 @@ func TestOpenGitHubCreates(t *testing.T) {
 			}
 			calls := s.wantCalls([][]string{
 				{"gh", "auth", "status", "--hostname", "github.com"},
-				{"gh", "pr", "list", "--repo", "o/r", "--head", head, "--base", base, "--state", "open", "--json", "number,url"},
+				{"gh", "pr", "list", "--repo", "o/r", "--head", head, "--base", base, "--state", "open", "--json", "number,url,isCrossRepository"},
 				{"gh", "pr", "create", "--repo", "o/r", "--head", head, "--base", base, "--title", title, "--body-file", "-"},
 			}, map[int][]byte{2: body})
 			for _, kv := range []string{"GH_PROMPT_DISABLED=1", "GH_PAGER=cat", "GH_NO_UPDATE_NOTIFIER=1"} {
@@ -75,7 +75,7 @@ func TestOpenGitHubCreates(t *testing.T) {
 func TestOpenGitHubUpdates(t *testing.T) {
 	s := newStandin(t, "gh")
 	s.answer("gh-auth-status", "", "github.com\n  ✓ Logged in to ghe.corp.example account someone (GH_ENTERPRISE_TOKEN)\n", 0)
-	s.answer("gh-pr-list", `[{"number":7,"url":"https://ghe.corp.example/o/r/pull/7"}]`+"\n", "", 0)
+	s.answer("gh-pr-list", `[{"isCrossRepository":true,"number":9,"url":"https://ghe.corp.example/o/r/pull/9"},{"isCrossRepository":false,"number":7,"url":"https://ghe.corp.example/o/r/pull/7"}]`+"\n", "", 0)
 	s.answer("gh-pr-edit", "https://ghe.corp.example/o/r/pull/7\n", "", 0)
 	body := bodies()["syntax"]
 	req := request(t, s, "https://ghe.corp.example/o/r.git", body)
@@ -89,7 +89,7 @@ func TestOpenGitHubUpdates(t *testing.T) {
 	}
 	s.wantCalls([][]string{
 		{"gh", "auth", "status", "--hostname", "ghe.corp.example"},
-		{"gh", "pr", "list", "--repo", "ghe.corp.example/o/r", "--head", head, "--base", base, "--state", "open", "--json", "number,url"},
+		{"gh", "pr", "list", "--repo", "ghe.corp.example/o/r", "--head", head, "--base", base, "--state", "open", "--json", "number,url,isCrossRepository"},
 		{"gh", "pr", "edit", "7", "--repo", "ghe.corp.example/o/r", "--body-file", "-"},
 	}, map[int][]byte{2: body})
 }
@@ -124,7 +124,8 @@ func TestOpenGitLabCreates(t *testing.T) {
 func TestOpenGitLabUpdates(t *testing.T) {
 	s := newStandin(t, "glab")
 	s.answer("glab-auth-status", "", "gitlab.example.org\n  ✓ Logged in to gitlab.example.org as someone\n", 0)
-	s.answer("glab-mr-list", `[{"id":31,"iid":3,"state":"opened","source_branch":"yoimem/memory","target_branch":"main","web_url":"https://gitlab.example.org/g/r/-/merge_requests/3"}]`+"\n", "", 0)
+	s.answer("glab-mr-list", `[{"id":32,"iid":5,"project_id":12,"source_project_id":40,"target_project_id":12,"state":"opened","source_branch":"yoimem/memory","target_branch":"main","web_url":"https://gitlab.example.org/g/r/-/merge_requests/5"},`+
+		`{"id":31,"iid":3,"project_id":12,"source_project_id":12,"target_project_id":12,"state":"opened","source_branch":"yoimem/memory","target_branch":"main","web_url":"https://gitlab.example.org/g/r/-/merge_requests/3"}]`+"\n", "", 0)
 	s.answer("glab-api-PUT", `{"id":31,"iid":3,"state":"opened","web_url":"https://gitlab.example.org/g/r/-/merge_requests/3"}`, "", 0)
 	body := bodies()["syntax"]
 	got, err := Open(context.Background(), request(t, s, "ssh://git@gitlab.example.org:2222/g/r.git", body))
@@ -361,4 +362,25 @@ func keys(m map[string]string) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// A fork's request from a branch of the same name is not ours: a new one
+// is opened.
+func TestOpenSkipsForks(t *testing.T) {
+	s := newStandin(t, "gh", "glab")
+	s.answer("gh-auth-status", "", "", 0)
+	s.answer("gh-pr-list", `[{"isCrossRepository":true,"number":9,"url":"https://github.com/o/r/pull/9"}]`, "", 0)
+	s.answer("gh-pr-create", "https://github.com/o/r/pull/10\n", "", 0)
+	s.answer("glab-auth-status", "", "", 0)
+	s.answer("glab-mr-list", `[{"iid":5,"source_project_id":40,"target_project_id":12,"web_url":"https://gitlab.com/g/r/-/merge_requests/5"}]`, "", 0)
+	s.answer("glab-api-POST", `{"iid":6,"web_url":"https://gitlab.com/g/r/-/merge_requests/6"}`, "", 0)
+	for remote, want := range map[string]Result{
+		"https://github.com/o/r": {Action: Created, URL: "https://github.com/o/r/pull/10", Number: 10},
+		"https://gitlab.com/g/r": {Action: Created, URL: "https://gitlab.com/g/r/-/merge_requests/6", Number: 6},
+	} {
+		got, err := Open(context.Background(), request(t, s, remote, []byte("body\n")))
+		if err != nil || got != want {
+			t.Errorf("Open(%s) = %#v, %v; want %#v", remote, got, err, want)
+		}
+	}
 }

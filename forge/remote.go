@@ -61,10 +61,14 @@ func parseRemote(s string) (remote, bool) {
 	return r, true
 }
 
-// scpLike splits [user@]host:path. As git does, a colon after a slash is
-// a local path ("./a:b"), and so is a one-letter host (a DOS drive, "C:").
+// scpLike splits [user@]host:path (also [user@][host:port]:path). As git
+// does, a colon after a slash is a local path ("./a:b"), and so is a
+// one-letter host (a DOS drive, "C:").
 func scpLike(s string) (host, path string, ok bool) {
 	colon := strings.IndexByte(s, ':')
+	if end := strings.Index(s, "]:"); end >= 0 && strings.Contains(s[:end], "[") {
+		colon = end + 1 // [host:port]:path or user@[host]:path
+	}
 	if colon <= 0 || strings.Contains(s[:colon], "/") {
 		return "", "", false
 	}
@@ -72,7 +76,12 @@ func scpLike(s string) (host, path string, ok bool) {
 	if i := strings.LastIndexByte(host, '@'); i >= 0 {
 		host = host[i+1:]
 	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if b, ok := strings.CutPrefix(host, "["); ok {
+		host = strings.TrimSuffix(b, "]")
+		if h, _, ok := strings.Cut(host, ":"); ok {
+			host = h // the ssh port
+		}
+	}
 	if len(host) <= 1 {
 		return "", "", false
 	}
