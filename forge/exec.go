@@ -63,12 +63,12 @@ const stderrKeep = 8 << 10
 // or the context is done (a tool's children may hold them).
 const waitDelay = 500 * time.Millisecond
 
-// LookPath searches the PATH of env (not the process's): the tools run
-// with env, so they must be found in it.
+// LookPath searches the absolute directories of the PATH of env (not the
+// process's): the tools run with env, so they must be found in it.
 func (System) LookPath(name string, env []string) (string, error) {
 	for _, dir := range filepath.SplitList(envValue(env, "PATH")) {
-		if dir == "" {
-			continue // the current directory is never searched: it is the repository
+		if !filepath.IsAbs(dir) {
+			continue // "" and relative entries name the current directory: the repository
 		}
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
