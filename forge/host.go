@@ -41,21 +41,17 @@ func (h Host) CLI() string {
 }
 
 // RepoFlag is the value of the tool's --repo flag, so that it does not
-// guess the repository from another remote: gh takes OWNER/REPO for
-// github.com and HOST/OWNER/REPO elsewhere; glab takes GROUP/.../REPO for
-// gitlab.com and the repository's URL elsewhere (its [HOST/]… form reads
-// a dotted first part as a group unless the host is logged in).
+// guess the repository from another remote. It always names the host:
+// both tools fill a bare OWNER/REPO with their default host, which
+// GH_HOST or GITLAB_HOST may set to another one. gh takes HOST/OWNER/REPO
+// (cli/cli internal/ghrepo); glab takes the repository's URL
+// (gitlab-org/cli internal/glrepo: its HOST/… form reads a dotted first
+// part as a group unless that host is logged in).
 func (h Host) RepoFlag() string {
 	switch h.Kind {
 	case GitHub:
-		if h.Name == "github.com" {
-			return h.Path
-		}
 		return h.Name + "/" + h.Path
 	case GitLab:
-		if h.Name == "gitlab.com" {
-			return h.Path
-		}
 		return h.WebURL
 	}
 	return ""

@@ -72,9 +72,9 @@ func TestHostRepoFlag(t *testing.T) {
 		h    Host
 		want string
 	}{
-		{Host{GitHub, "github.com", "o/r", "https://github.com/o/r"}, "o/r"},
+		{Host{GitHub, "github.com", "o/r", "https://github.com/o/r"}, "github.com/o/r"},
 		{Host{GitHub, "git.corp.example", "o/r", "https://git.corp.example/o/r"}, "git.corp.example/o/r"},
-		{Host{GitLab, "gitlab.com", "g/sub/r", "https://gitlab.com/g/sub/r"}, "g/sub/r"},
+		{Host{GitLab, "gitlab.com", "g/sub/r", "https://gitlab.com/g/sub/r"}, "https://gitlab.com/g/sub/r"},
 		{Host{GitLab, "code.corp", "g/r", "https://code.corp/g/r"}, "https://code.corp/g/r"},
 		{Host{}, ""},
 	}

@@ -23,7 +23,7 @@ func TestManualCommandRuns(t *testing.T) {
 		want func(file string) []string
 	}{
 		{"gh", Host{GitHub, "github.com", "o/r", "https://github.com/o/r"}, func(file string) []string {
-			return []string{"gh", "pr", "create", "--repo", "o/r", "--head", head, "--base", base, "--title=-it's $(odd) `x`", "--body-file", file}
+			return []string{"gh", "pr", "create", "--repo", "github.com/o/r", "--head", head, "--base", base, "--title=-it's $(odd) `x`", "--body-file", file}
 		}},
 		{"glab", Host{GitLab, "code.corp", "g/r", "https://code.corp/g/r"}, func(string) []string {
 			return []string{"glab", "mr", "create", "--repo", "https://code.corp/g/r", "--source-branch", head, "--target-branch", base,

@@ -60,8 +60,8 @@ func TestOpenGitHubCreates(t *testing.T) {
 			}
 			calls := s.wantCalls([][]string{
 				{"gh", "auth", "status", "--hostname", "github.com"},
-				{"gh", "pr", "list", "--repo", "o/r", "--head", head, "--base", base, "--state", "open", "--json", "number,url,isCrossRepository"},
-				{"gh", "pr", "create", "--repo", "o/r", "--head", head, "--base", base, "--title", title, "--body-file", "-"},
+				{"gh", "pr", "list", "--repo", "github.com/o/r", "--head", head, "--base", base, "--state", "open", "--json", "number,url,isCrossRepository"},
+				{"gh", "pr", "create", "--repo", "github.com/o/r", "--head", head, "--base", base, "--title", title, "--body-file", "-"},
 			}, map[int][]byte{2: body})
 			for _, kv := range []string{"GH_PROMPT_DISABLED=1", "GH_PAGER=cat", "GH_NO_UPDATE_NOTIFIER=1"} {
 				if !strings.Contains(calls[2].Env, kv+"\n") {
@@ -109,7 +109,7 @@ func TestOpenGitLabCreates(t *testing.T) {
 	}
 	calls := s.wantCalls([][]string{
 		{"glab", "auth", "status", "--hostname", "gitlab.com"},
-		{"glab", "mr", "list", "--repo", "g/sub/r", "--source-branch", head, "--target-branch", base, "--output", "json"},
+		{"glab", "mr", "list", "--repo", "https://gitlab.com/g/sub/r", "--source-branch", head, "--target-branch", base, "--output", "json"},
 		{"glab", "api", "-X", "POST", "--hostname", "gitlab.com", "projects/g%2Fsub%2Fr/merge_requests",
 			"--input", "-", "-H", "Content-Type: application/json"},
 	}, nil)
@@ -163,13 +163,13 @@ func TestOpenManual(t *testing.T) {
 			},
 			calls:   1,
 			reason:  "gh is not logged in to github.com",
-			command: "gh pr create --repo o/r --head yoimem/memory --base main --title 'yoimem: memory for review' --body-file BODY",
+			command: "gh pr create --repo github.com/o/r --head yoimem/memory --base main --title 'yoimem: memory for review' --body-file BODY",
 			webURL:  "https://github.com/o/r",
 		},
 		{
 			name: "gh missing", remote: "git@github.com:o/r.git",
 			reason:  "gh is not installed",
-			command: "gh pr create --repo o/r --head yoimem/memory --base main --title 'yoimem: memory for review' --body-file BODY",
+			command: "gh pr create --repo github.com/o/r --head yoimem/memory --base main --title 'yoimem: memory for review' --body-file BODY",
 			webURL:  "https://github.com/o/r",
 		},
 		{
@@ -179,7 +179,7 @@ func TestOpenManual(t *testing.T) {
 			},
 			calls:   1,
 			reason:  "glab is not logged in to gitlab.com",
-			command: `glab mr create --repo g/r --source-branch yoimem/memory --target-branch main --title 'yoimem: memory for review' --yes --description="$(cat BODY)"`,
+			command: `glab mr create --repo https://gitlab.com/g/r --source-branch yoimem/memory --target-branch main --title 'yoimem: memory for review' --yes --description="$(cat BODY)"`,
 			webURL:  "https://gitlab.com/g/r",
 		},
 		{
@@ -382,5 +382,38 @@ func TestOpenSkipsForks(t *testing.T) {
 		if err != nil || got != want {
 			t.Errorf("Open(%s) = %#v, %v; want %#v", remote, got, err, want)
 		}
+	}
+}
+
+// GH_HOST and GITLAB_HOST are the tools' default hosts: a repository on
+// github.com or gitlab.com is named with its host so that they do not
+// send it to the Enterprise or self-managed one.
+func TestOpenNamesTheHost(t *testing.T) {
+	s := newStandin(t, "gh", "glab")
+	s.answer("gh-auth-status", "", "", 0)
+	s.answer("gh-pr-list", "[]", "", 0)
+	s.answer("gh-pr-create", "https://github.com/o/r/pull/1\n", "", 0)
+	s.answer("glab-auth-status", "", "", 0)
+	s.answer("glab-mr-list", "[]", "", 0)
+	s.answer("glab-api-POST", `{"iid":1,"web_url":"https://gitlab.com/g/r/-/merge_requests/1"}`, "", 0)
+	for _, remote := range []string{"git@github.com:o/r.git", "git@gitlab.com:g/r.git"} {
+		req := request(t, s, remote, []byte("body\n"))
+		req.Env = s.env("GH_HOST=ghe.corp.example", "GITLAB_HOST=gitlab.corp.example")
+		if _, err := Open(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{"gh pr list": "github.com/o/r", "gh pr create": "github.com/o/r", "glab mr list": "https://gitlab.com/g/r"}
+	for _, c := range s.calls() {
+		cmd := strings.Join(c.Args[:3], " ")
+		if repo, ok := want[cmd]; ok {
+			if got := c.Args[4]; got != repo {
+				t.Errorf("%s --repo %s, want %s", cmd, got, repo)
+			}
+			delete(want, cmd)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not run: %v", want)
 	}
 }
