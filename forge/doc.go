@@ -10,5 +10,6 @@
 // The description always reaches the tool on its standard input, never
 // on the command line: it can be larger than the system's argument limit
 // and hold anything. Tools run through the Exec seam, without prompts,
-// pagers or update checks.
+// pagers or update checks, detached from the terminal; the caller's
+// context stops them and their children.
 package forge

@@ -86,6 +86,7 @@ func (System) Run(ctx context.Context, c Command) ([]byte, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = append(append([]string(nil), c.Env...), quiet()...)
 	cmd.WaitDelay = waitDelay
+	detach(cmd)
 	if c.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(c.Stdin)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -335,6 +336,20 @@ func TestOpenStopsAHangingTool(t *testing.T) {
 	_, err := Open(ctx, request(t, s, "https://github.com/o/r", []byte("body")))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Open error = %v, want the context's deadline", err)
+	}
+	// and the tool's own children with it
+	pid, err := os.ReadFile(filepath.Join(s.dir, "gh-auth-status.sleeper"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if exec.Command("kill", "-0", strings.TrimSpace(string(pid))).Run() != nil {
+			break // gone
+		}
+		if i == 100 {
+			t.Fatalf("the tool's child %s still runs", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -34,7 +34,11 @@ cat > "$d/call.$n.stdin"
 env > "$d/call.$n.env"
 key="$name-$1-$2"
 [ "$1" = api ] && key="$name-api-$3"
-[ -f "$d/$key.sleep" ] && sleep "$(cat "$d/$key.sleep")"
+if [ -f "$d/$key.sleep" ]; then
+	sleep "$(cat "$d/$key.sleep")" &
+	echo $! > "$d/$key.sleeper"
+	wait
+fi
 if [ ! -f "$d/$key.exit" ]; then echo "standin: no answer for $key" >&2; exit 97; fi
 [ -f "$d/$key.out" ] && cat "$d/$key.out"
 [ -f "$d/$key.err" ] && cat "$d/$key.err" >&2
