@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,9 +103,14 @@ func Open(ctx context.Context, r Request) (Result, error) {
 	return t.open(ctx)
 }
 
+// hostOf names the remote's host for a message; a URL's password is
+// masked.
 func hostOf(h Host, remoteURL string) string {
 	if h.Name != "" {
 		return h.Name
+	}
+	if u, err := url.Parse(remoteURL); err == nil && u.Host != "" {
+		remoteURL = u.Redacted()
 	}
 	return fmt.Sprintf("the remote %q", remoteURL)
 }

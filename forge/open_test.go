@@ -432,3 +432,15 @@ func TestOpenNamesTheHost(t *testing.T) {
 		t.Errorf("not run: %v", want)
 	}
 }
+
+// A remote no tool serves is named in the reason without its password.
+func TestOpenManualHidesCredentials(t *testing.T) {
+	s := newStandin(t)
+	got, err := Open(context.Background(), request(t, s, "rsync://someone:s3cret@files.example/o/r", []byte("body")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Action != Manual || strings.Contains(got.Reason, "s3cret") || !strings.Contains(got.Reason, "files.example") {
+		t.Errorf("Open = %#v; want the manual action, a reason naming the host and not the password", got)
+	}
+}
