@@ -78,6 +78,9 @@ func Open(ctx context.Context, r Request) (Result, error) {
 	if err := r.check(); err != nil {
 		return Result{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("pull request: %w", context.Cause(ctx))
+	}
 	if r.Env == nil {
 		r.Env = os.Environ()
 	}

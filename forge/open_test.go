@@ -444,3 +444,29 @@ func TestOpenManualHidesCredentials(t *testing.T) {
 		t.Errorf("Open = %#v; want the manual action, a reason naming the host and not the password", got)
 	}
 }
+
+// A run whose context is already over runs and writes nothing.
+func TestOpenCancelled(t *testing.T) {
+	s := newStandin(t) // no gh: the manual path, which writes
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := request(t, s, "https://github.com/o/r", []byte("body"))
+	if _, err := Open(ctx, req); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Open error = %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(req.BodyFile); !os.IsNotExist(err) {
+		t.Errorf("body file written: %v", err)
+	}
+}
+
+// A tool that prints without end is stopped at the output limit.
+func TestOpenToolOutputLimit(t *testing.T) {
+	s := newStandin(t, "gh")
+	s.answer("gh-auth-status", "", "", 0)
+	s.answer("gh-pr-list", strings.Repeat("[", 5<<20), "", 0)
+	_, err := Open(context.Background(), request(t, s, "https://github.com/o/r", []byte("body")))
+	var ce *CLIError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "gh pr list: printed more than 4,194,304 bytes") {
+		t.Fatalf("Open error = %v, want gh pr list stopped at the output limit", err)
+	}
+}
