@@ -25,6 +25,9 @@ func forbidden() map[string][]string {
 	return map[string][]string{
 		"record": {"..."}, // but internal/
 		"memlog": {"..."},
+		// a pull request through gh or glab: tools and URLs, nothing of
+		// the memory (the command gives it the description)
+		"forge": {"..."}, // but internal/
 		// the record merge of the git merge driver: records in, bytes out
 		"recmerge": {"memlog/...", "config/...", "metrics/...", "sessionlog/...", "llm/...", "lint/...", "memory/...", "extract/...", "gitstore/...", "workspace/...", "hooks/...", "githook", "mcp/...", "consolidate/...", "eval/...", "agent/...", "doctor/...", "internal/..."},
 		// sync: git (gitstore), the record merge and the linter; no
@@ -201,7 +204,7 @@ func TestRulesFor(t *testing.T) {
 		"record": "record", "consolidate": "consolidate", "consolidate/rules": "consolidate/rules",
 		"internal/lockfile": "internal/...", "githook": "githook", "hooks": "hooks", "cmd/git-yoimem": "",
 		"agent": "agent", "agent/claudecode": "agent/claudecode", "agent/codex": "agent/codex", "agent/handler": "agent/handler",
-		"agent/setup": "agent/setup", "doctor": "doctor",
+		"agent/setup": "agent/setup", "doctor": "doctor", "forge": "forge",
 	} {
 		if got, _ := rulesFor(rel); got != want {
 			t.Errorf("rulesFor(%s) = %s; want %s", rel, got, want)
