@@ -86,13 +86,18 @@ func remoteList(remotes []string) string {
 	return strings.Join(remotes, ", ")
 }
 
-// RemoteURL is the URL git fetches remote from (after url.<base>.insteadOf).
-func RemoteURL(ctx context.Context, r Repo, remote string) (string, error) {
+// RemoteURLs are the URL git fetches remote from (after
+// url.<base>.insteadOf) and the one its configuration names (before).
+func RemoteURLs(ctx context.Context, r Repo, remote string) (fetched, configured string, err error) {
 	out, err := r.Git.Run(ctx, "remote", "get-url", "--", remote)
 	if err != nil {
-		return "", fmt.Errorf("the URL of remote %s: %w", quote.Value(remote), err)
+		return "", "", fmt.Errorf("the URL of remote %s: %w", quote.Value(remote), err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	fetched = strings.TrimSpace(string(out))
+	if out, err = r.Git.Run(ctx, "config", "--get", "remote."+remote+".url"); err == nil {
+		configured = strings.TrimSpace(string(out))
+	}
+	return fetched, configured, nil
 }
 
 // Tracking names the refs of a remote's memory that fetch writes here.

@@ -72,14 +72,7 @@ func runReview(ctx context.Context, env Env, g *globalOptions, format, rng strin
 			return err
 		}
 	}
-	obj, err := gitstore.OpenObjects(w.Repo)
-	if err != nil {
-		return cannotRun(err)
-	}
-	src := review.Source{Repo: w.Repo, Prefix: prefix, Notes: &gitstore.Notes{Repo: w.Repo, Objects: obj, Ref: consolidate.NotesRef},
-		Judge:   consolidate.JudgeUsage(w.Metrics().Read, workspace.MetricsParams(w.Config)),
-		MaxRead: w.Config.Int(config.KeyLintMaxFileBytes)}
-	rep, err := review.Build(ctx, src, rng)
+	rep, err := buildReview(ctx, w, prefix, rng)
 	var ge *gitstore.Error
 	switch {
 	case errors.As(err, &ge) && given && ge.ExitCode == 128:
@@ -91,6 +84,19 @@ func runReview(ctx context.Context, env Env, g *globalOptions, format, rng strin
 		statusf(env.Stderr, "review: skipped %s of %s that are not memory commits", skippedCount(n), quote.Controls(rng))
 	}
 	return printReview(env, format, rep)
+}
+
+// buildReview describes the memory commits of rng (review.Build) in
+// workspace w, whose .yoi/ is at prefix.
+func buildReview(ctx context.Context, w *workspace.Workspace, prefix, rng string) (review.Report, error) {
+	obj, err := gitstore.OpenObjects(w.Repo)
+	if err != nil {
+		return review.Report{}, err
+	}
+	src := review.Source{Repo: w.Repo, Prefix: prefix, Notes: &gitstore.Notes{Repo: w.Repo, Objects: obj, Ref: consolidate.NotesRef},
+		Judge:   consolidate.JudgeUsage(w.Metrics().Read, workspace.MetricsParams(w.Config)),
+		MaxRead: w.Config.Int(config.KeyLintMaxFileBytes)}
+	return review.Build(ctx, src, rng)
 }
 
 // defaultReviewRange is <base>..<memory branch>; ok is false (and the
