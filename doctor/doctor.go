@@ -35,7 +35,7 @@ type Input struct {
 func Run(ctx context.Context, in Input) (Report, error) {
 	var r Report
 	for _, check := range []func(context.Context, Input, *Report) error{
-		checkWorkspace, checkGitHooks, checkAgents, checkMCPApproval, checkModels, checkStaging, checkMemoryBranch, checkUsage, checkSessions,
+		checkWorkspace, checkGitHooks, checkAgents, checkMCPApproval, checkModels, checkStaging, checkMemoryBranch, checkSync, checkUsage, checkSessions,
 	} {
 		if err := ctx.Err(); err != nil {
 			return Report{}, err

@@ -18,6 +18,7 @@ type Report struct {
 	Helper       Helper             `json:"helper"`
 	Staging      Staging            `json:"staging"`
 	MemoryBranch MemoryBranch       `json:"memory_branch"`
+	Sync         Sync               `json:"sync"`
 	Usage        Usage              `json:"usage"`
 	Sessions     []SessionRun       `json:"sessions"`
 }
@@ -108,6 +109,15 @@ type MemoryBranch struct {
 	Base   string `json:"base,omitempty"`
 	Exists bool   `json:"exists"`
 	Ahead  int    `json:"ahead"` // memory commits the base does not have
+}
+
+// Sync is how the memory branch stands to its remote's, as of the last
+// fetch (doctor does not fetch): Remote is "" when there is none.
+type Sync struct {
+	Remote   string `json:"remote,omitempty"`
+	Tracked  string `json:"tracked,omitempty"` // e.g. origin/yoimem/memory; "" when never fetched or pushed
+	Unpushed int    `json:"unpushed"`          // local memory commits the remote's branch lacks
+	Behind   int    `json:"behind"`            // the remote's commits the local branch lacks
 }
 
 // Usage is this clone's usage events and ledger readings that no
