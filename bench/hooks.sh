@@ -17,6 +17,6 @@ bench_build
 bench_isolate
 bench_corpus
 
-printf 'corpus: %s records, %s bytes\n' "$BENCH_RECORDS" "$BENCH_BYTES"
+printf 'corpus: %s records, %s bytes, shapes %s\n' "$BENCH_RECORDS" "$BENCH_BYTES" "$BENCH_SHAPES"
 gitbench precommit -repo "$BENCH_REPO" -runs "$BENCH_RUNS"
 gitbench memcommit -repo "$BENCH_REPO" -runs "$BENCH_RUNS" -files 10
