@@ -45,7 +45,7 @@ payload Stop
 payload PreCompact ',"trigger":"auto"'
 payload SessionEnd ',"reason":"prompt_input_exit"'
 
-printf 'corpus: %s records, %s bytes; transcript: %s bytes (tool-heavy Claude Code)\n' "$BENCH_RECORDS" "$BENCH_BYTES" "$log_bytes"
+printf 'corpus: %s records, %s bytes, shapes %s; transcript: %s bytes (tool-heavy Claude Code)\n' "$BENCH_RECORDS" "$BENCH_BYTES" "$BENCH_SHAPES" "$log_bytes"
 baseline=
 if [[ -n ${BENCH_BASELINE_BIN:-} ]]; then
 	[[ -x $BENCH_BASELINE_BIN ]] || bench_die "BENCH_BASELINE_BIN=$BENCH_BASELINE_BIN is not executable"

@@ -21,7 +21,7 @@ bench_isolate
 bench_corpus
 bench_pack
 
-printf 'corpus: %s records, %s bytes\n' "$BENCH_RECORDS" "$BENCH_BYTES"
+printf 'corpus: %s records, %s bytes, shapes %s\n' "$BENCH_RECORDS" "$BENCH_BYTES" "$BENCH_SHAPES"
 gitbench consolidate -repo "$BENCH_REPO" -runs "$BENCH_RUNS" -entries "$BENCH_ENTRIES" -engine "$BENCH_ENGINE"
 if [[ $BENCH_ENGINE == rules ]]; then
 	# The command itself, as users run it.

@@ -8,7 +8,8 @@
 #   bench_isolate         HOME and git config that ignore the user's and the system's
 #   bench_corpus          generated, committed corpus in a fresh repository; sets BENCH_REPO
 #
-# and the helpers bench_require_rg, bench_timeit, bench_ms, bench_mib, bench_ratio.
+# and the helpers bench_require_rg, bench_absent_word, bench_timeit, bench_ms,
+# bench_mib, bench_ratio.
 #
 # Environment (all optional):
 #   BENCH_N                records in the corpus (default 10000)
@@ -16,6 +17,10 @@
 #   BENCH_WARMUP           unmeasured runs first (default 2)
 #   BENCH_SEED             corpus seed (default 1)
 #   BENCH_INVOCABLE        knowledge records with model_invokation: true (default 300)
+#   BENCH_SHAPES           record shapes: mixed (default; as people and models write
+#                          them) or canonical (as git-yoimem writes them); see gencorpus
+#   BENCH_ABSENT_WORD      the word the ripgrep baselines search for (default: generated);
+#                          it must occur in no file of the corpus
 #   BENCH_KEEP=1           keep the temp dir and print where it is
 #   BENCH_GIT_YOIMEM_BIN   use this git-yoimem binary instead of building ./cmd/git-yoimem
 #                          (to compare a released binary, or to try the scripts before
@@ -27,6 +32,7 @@ BENCH_RUNS=${BENCH_RUNS:-10}
 BENCH_WARMUP=${BENCH_WARMUP:-2}
 BENCH_SEED=${BENCH_SEED:-1}
 BENCH_INVOCABLE=${BENCH_INVOCABLE:-300}
+BENCH_SHAPES=${BENCH_SHAPES:-mixed}
 
 bench_log() { printf 'bench: %s\n' "$*" >&2; }
 bench_die() {
@@ -48,6 +54,8 @@ bench_init() {
 		[[ ${!v} =~ ^[0-9]+$ ]] || bench_die "$v must be a whole number, got '${!v}'"
 	done
 	((BENCH_N >= 1 && BENCH_RUNS >= 1)) || bench_die "BENCH_N and BENCH_RUNS must be at least 1"
+	[[ $BENCH_SHAPES == mixed || $BENCH_SHAPES == canonical ]] ||
+		bench_die "BENCH_SHAPES must be mixed or canonical, got '$BENCH_SHAPES'"
 	command -v go >/dev/null || bench_die "go is not on PATH"
 	command -v git >/dev/null || bench_die "git is not on PATH"
 	BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/yoimem-bench.XXXXXX")
@@ -112,9 +120,9 @@ bench_corpus() {
 	BENCH_REPO=$BENCH_TMP/repo
 	mkdir -p "$BENCH_REPO"
 	git -C "$BENCH_REPO" init -q
-	gencorpus -out "$BENCH_REPO" -n "$BENCH_N" -seed "$BENCH_SEED" -invocable "$BENCH_INVOCABLE"
+	gencorpus -out "$BENCH_REPO" -n "$BENCH_N" -seed "$BENCH_SEED" -invocable "$BENCH_INVOCABLE" -shapes "$BENCH_SHAPES"
 	git -C "$BENCH_REPO" add -A .yoi
-	git -C "$BENCH_REPO" commit -q -m "bench corpus: $BENCH_N records, seed $BENCH_SEED"
+	git -C "$BENCH_REPO" commit -q -m "bench corpus: $BENCH_N records, seed $BENCH_SEED, shapes $BENCH_SHAPES"
 	BENCH_RECORDS=$(find "$BENCH_REPO/.yoi" -type f -name '*.md' | wc -l)
 	BENCH_RECORDS=${BENCH_RECORDS//[[:space:]]/}
 	BENCH_BYTES=$(find "$BENCH_REPO/.yoi" -type f -printf '%s\n' | awk '{s += $1} END {printf "%d", s}')
@@ -133,6 +141,32 @@ bench_require_rg() {
 		printf 'bench: ripgrep (rg) is not on PATH; install it with: apt-get install -y ripgrep\n' >&2
 		exit 2
 	fi
+}
+
+# bench_absent_word sets BENCH_ABSENT to a word that no file of the corpus
+# holds, checked with rg (exit 1: no match), for the ripgrep baselines: with
+# nothing to report, rg's time is the cost of reading every byte, the floor
+# of any full scan. A common word makes rg slower and our ratios look
+# better. BENCH_ABSENT_WORD names the word; a corpus holding it stops the
+# script. Otherwise the first absent word of a fixed list is taken (the
+# corpus is words of English and Japanese prose and hex IDs).
+bench_absent_word() {
+	local w rc
+	local -a words=(zqxjvkw qwzxjkv xjqzvwk zzqxjjvk)
+	[[ -n ${BENCH_ABSENT_WORD:-} ]] && words=("$BENCH_ABSENT_WORD")
+	for w in "${words[@]}"; do
+		rc=0
+		(cd -- "$BENCH_REPO" && rg -q -j1 -i -F -- "$w" .yoi) || rc=$?
+		case $rc in
+		1)
+			BENCH_ABSENT=$w
+			return
+			;;
+		0) bench_log "'$w' occurs in the corpus; not an absent word" ;;
+		*) bench_die "rg failed (exit $rc) looking for '$w' in $BENCH_REPO/.yoi" ;;
+		esac
+	done
+	bench_die "no absent word: every candidate (${words[*]}) occurs in the corpus; set BENCH_ABSENT_WORD"
 }
 
 # bench_timeit OK_EXITS DIR CMD ARGS... runs timeit and sets TIME_MEDIAN_MS,

@@ -4,9 +4,14 @@
 // output: all randomness comes from a seeded math/rand/v2 source and all
 // timestamps are derived from it, never from the clock.
 //
+// With -shapes mixed (the default) most records are written the way people
+// and models write them (shapes.go); -shapes canonical writes every record
+// as git-yoimem's own tools do, the output of the generator before the
+// mixed mode existed.
+//
 // Usage:
 //
-//	gencorpus -out DIR [-n 10000] [-seed 1] [-invocable 300]
+//	gencorpus -out DIR [-n 10000] [-seed 1] [-invocable 300] [-shapes mixed|canonical]
 package main
 
 import (
@@ -41,6 +46,7 @@ type config struct {
 	n         int
 	seed      uint64
 	invocable int
+	shapes    string
 }
 
 // file is one generated record: its path relative to the output directory
@@ -54,6 +60,7 @@ type file struct {
 type stats struct {
 	summary, decisions, requests, knowledge, invocable, replaced, withRefs int
 	bytes                                                                  int64
+	shapes                                                                 shapeStats
 }
 
 func main() {
@@ -74,8 +81,9 @@ func run(args []string, stderr io.Writer) error {
 	fs.IntVar(&cfg.n, "n", 10000, "number of records in all (summary, decisions, requests, knowledge)")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "random seed; the same flags give byte-identical output")
 	fs.IntVar(&cfg.invocable, "invocable", 300, "knowledge records with model_invokation: true")
+	fs.StringVar(&cfg.shapes, "shapes", shapesMixed, "record shapes: mixed (as people and models write them) or canonical (as git-yoimem writes them)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gencorpus -out DIR [-n 10000] [-seed 1] [-invocable 300]")
+		fmt.Fprintln(stderr, "usage: gencorpus -out DIR [-n 10000] [-seed 1] [-invocable 300] [-shapes mixed|canonical]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -94,6 +102,9 @@ func run(args []string, stderr io.Writer) error {
 	if cfg.invocable < 0 {
 		return errors.New("-invocable must not be negative")
 	}
+	if cfg.shapes != shapesMixed && cfg.shapes != shapesCanonical {
+		return fmt.Errorf("-shapes must be %s or %s, got %q", shapesMixed, shapesCanonical, cfg.shapes)
+	}
 	yoi := filepath.Join(cfg.out, ".yoi")
 	if err := checkEmpty(yoi); err != nil {
 		return err
@@ -104,6 +115,9 @@ func run(args []string, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "gencorpus: %d records (summary %d, decisions %d [replaced %d], requests %d, knowledge %d [model_invokation %d]; %d with #slug references), %d bytes in %s\n",
 		len(files), st.summary, st.decisions, st.replaced, st.requests, st.knowledge, st.invocable, st.withRefs, st.bytes, yoi)
+	if cfg.shapes == shapesMixed {
+		fmt.Fprintf(stderr, "gencorpus: shapes mixed; %s\n", st.shapes)
+	}
 	return nil
 }
 
@@ -176,6 +190,7 @@ type record struct {
 	status    string // decisions
 	replaced  string // decisions: replaced_by
 	kkind     string // knowledge: kind
+	desc      string // knowledge: description (plain, one line)
 	invocable bool   // knowledge: model_invokation
 	userInv   bool   // knowledge: user_invocable
 }
@@ -274,6 +289,12 @@ func generate(cfg config) ([]file, stats) {
 		files = append(files, file{path: path, data: []byte(text)})
 		st.bytes += int64(len(text))
 	}
+	// The shapes of the mixed mode come from a stream of their own, so the
+	// records' content is the canonical corpus's.
+	var shaper *generator
+	if cfg.shapes == shapesMixed {
+		shaper = &generator{r: rand.New(rand.NewPCG(cfg.seed, 0x7368617065)), knowledge: g.knowledge} // "shape"
+	}
 	body, refs := g.body("summary", "Project summary", "")
 	if refs {
 		st.withRefs++
@@ -285,7 +306,11 @@ func generate(cfg config) ([]file, stats) {
 			if refs {
 				st.withRefs++
 			}
-			add(rec.path(), rec.frontmatter(g)+body)
+			text := rec.frontmatter(g) + body
+			if shaper != nil && !shaper.chance(toolWrittenPct) {
+				text = shaper.handRecord(rec, rec.desc, body, &st.shapes)
+			}
+			add(rec.path(), text)
 		}
 	}
 	return files, st
@@ -337,7 +362,8 @@ func (rec *record) frontmatter(g *generator) string {
 	if rec.kind == "knowledge" {
 		srcKey = "last_sources"
 		b.WriteString("kind: " + rec.kkind + "\n")
-		b.WriteString("description: " + g.description(rec) + "\n")
+		rec.desc = g.description(rec)
+		b.WriteString("description: " + rec.desc + "\n")
 		b.WriteString("model_invokation: " + strconv.FormatBool(rec.invocable) + "\n")
 		b.WriteString("user_invocable: " + strconv.FormatBool(rec.userInv) + "\n")
 	}

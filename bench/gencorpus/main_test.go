@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+	"unicode/utf8"
+
+	yrec "github.com/yoimem/git-yoimem/record"
 )
 
 // -corpus.n checks a bigger corpus by hand, e.g.
@@ -51,25 +53,31 @@ func gen(t *testing.T, args ...string) map[string][]byte {
 	return readTree(t, dir)
 }
 
-// splitRecord returns the frontmatter lines and the body.
-func splitRecord(t *testing.T, path, text string) ([]string, string) {
+// decode reads a generated record with the record library, as the linter
+// does; fails the test on a parse or schema error.
+func decode(t *testing.T, path string, data []byte) *yrec.Record {
 	t.Helper()
-	rest, ok := strings.CutPrefix(text, "---\n")
-	if !ok {
-		t.Fatalf("%s: no opening ---", path)
+	r, ferrs, err := yrec.Decode(strings.TrimPrefix(path, ".yoi/"), data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	fm, body, ok := strings.Cut(rest, "\n---\n")
-	if !ok {
-		t.Fatalf("%s: no closing ---", path)
+	for _, fe := range ferrs {
+		t.Errorf("%s: %s: %s", path, fe.Key, fe.Msg)
 	}
-	return strings.Split(fm, "\n"), body
+	return r
 }
 
 func TestCorpus(t *testing.T) {
+	for _, shapes := range []string{shapesMixed, shapesCanonical} {
+		t.Run(shapes, func(t *testing.T) { checkCorpus(t, shapes) })
+	}
+}
+
+func checkCorpus(t *testing.T, shapes string) {
 	n := *corpusN
 	ns := strconv.Itoa(n)
-	a := gen(t, "-n", ns, "-seed", "7", "-invocable", "10")
-	b := gen(t, "-n", ns, "-seed", "7", "-invocable", "10")
+	a := gen(t, "-n", ns, "-seed", "7", "-invocable", "10", "-shapes", shapes)
+	b := gen(t, "-n", ns, "-seed", "7", "-invocable", "10", "-shapes", shapes)
 	if len(a) != n {
 		t.Fatalf("got %d files, want %d", len(a), n)
 	}
@@ -116,53 +124,40 @@ func TestCorpus(t *testing.T) {
 
 	refRE := regexp.MustCompile(`#([a-z0-9]+(?:-[a-z0-9]+)*)`)
 	replacedBy := map[string]string{}
-	status := map[string]string{}
+	status := map[string]yrec.Status{}
 	withRefs, invocable := 0, 0
 	for p, data := range a {
 		text := string(data)
-		if len(text) >= maxRecord {
-			t.Errorf("%s: %d characters", p, len(text))
+		if utf8.RuneCountInString(text) >= maxRecord {
+			t.Errorf("%s: %d characters", p, utf8.RuneCountInString(text))
 		}
 		if looksSecret(text) {
 			t.Errorf("%s: looks like it holds a credential", p)
 		}
-		fm, body := splitRecord(t, p, text)
-		if len(body) < minBody || len(body) > maxBody {
+		rec := decode(t, p, data)
+		body := strings.ReplaceAll(string(rec.Body()), "\r\n", "\n")
+		if len(body) < minBody || len(body) > maxLongBody+maxBody {
 			t.Errorf("%s: body %d bytes", p, len(body))
 		}
-		fields := map[string]string{}
-		for _, l := range fm {
-			if strings.Contains(l, "#") {
-				t.Errorf("%s: hash sign in frontmatter: %q", p, l)
-			}
-			if k, v, ok := strings.Cut(l, ": "); ok && !strings.HasPrefix(l, " ") {
-				fields[k] = v
-			}
+		if shapes == shapesCanonical && len(body) > maxBody {
+			t.Errorf("%s: body %d bytes in the canonical corpus", p, len(body))
 		}
-		for _, k := range []string{"created_at", "updated_at"} {
-			if k == "created_at" && p == ".yoi/memory/summary.md" {
-				continue
-			}
-			v := fields[k]
-			tm, err := time.Parse(time.RFC3339, v)
-			if err != nil || !strings.HasSuffix(v, "Z") || tm.Location() != time.UTC {
-				t.Errorf("%s: %s = %q", p, k, v)
-			}
+		if (p != ".yoi/memory/summary.md" && rec.CreatedAt.IsZero()) || rec.UpdatedAt.IsZero() {
+			t.Errorf("%s: no created_at or updated_at", p)
 		}
-		if fields["updated_at"] < fields["created_at"] {
+		if rec.UpdatedAt.Before(rec.CreatedAt) {
 			t.Errorf("%s: updated_at before created_at", p)
 		}
 		slug := strings.TrimSuffix(filepath.Base(p), ".md")
 		switch {
 		case strings.HasPrefix(p, ".yoi/memory/decisions/"):
-			status[slug] = fields["status"]
-			replacedBy[slug] = fields["replaced_by"]
+			status[slug] = rec.Status
+			replacedBy[slug] = rec.ReplacedBy
 		case strings.HasPrefix(p, ".yoi/knowledge/"):
-			if len(fields["description"]) == 0 || len(fields["description"]) >= 200 ||
-				strings.ContainsAny(fields["description"], ":\"'") {
-				t.Errorf("%s: description %q", p, fields["description"])
+			if d := strings.TrimSpace(rec.Description); d == "" || utf8.RuneCountInString(d) >= 250 {
+				t.Errorf("%s: description %q", p, rec.Description)
 			}
-			if fields["model_invokation"] == "true" {
+			if rec.ModelInvokation {
 				invocable++
 			}
 		}
@@ -170,7 +165,7 @@ func TestCorpus(t *testing.T) {
 		refs := 0
 		fence := false
 		for _, l := range strings.Split(body, "\n") {
-			if strings.HasPrefix(l, "```") {
+			if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
 				fence = !fence
 				continue
 			}
@@ -200,6 +195,9 @@ func TestCorpus(t *testing.T) {
 				t.Errorf("%s: stray hash sign in %q", p, l)
 			}
 		}
+		if fence {
+			t.Errorf("%s: a code fence is not closed", p)
+		}
 		if refs > 0 {
 			withRefs++
 		}
@@ -213,14 +211,14 @@ func TestCorpus(t *testing.T) {
 	replaced := 0
 	for s, st := range status {
 		switch st {
-		case "open", "resolved":
+		case yrec.StatusOpen, yrec.StatusResolved:
 			if replacedBy[s] != "" {
 				t.Errorf("decision %s: replaced_by with status %s", s, st)
 			}
-		case "replaced":
+		case yrec.StatusReplaced:
 			replaced++
 			to := replacedBy[s]
-			if !decs[to] || to == s || status[to] == "replaced" {
+			if !decs[to] || to == s || status[to] == yrec.StatusReplaced {
 				t.Errorf("decision %s: replaced_by %q is not a live decision", s, to)
 			}
 		default:
@@ -232,7 +230,7 @@ func TestCorpus(t *testing.T) {
 	}
 
 	// A different seed gives a different corpus.
-	c := gen(t, "-n", ns, "-seed", "8", "-invocable", "10")
+	c := gen(t, "-n", ns, "-seed", "8", "-invocable", "10", "-shapes", shapes)
 	if bytes.Equal(c[".yoi/memory/summary.md"], a[".yoi/memory/summary.md"]) {
 		t.Error("seed 8 wrote the same summary as seed 7")
 	}

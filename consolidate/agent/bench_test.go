@@ -59,11 +59,12 @@ func BenchmarkFirstRequest(b *testing.B) {
 }
 
 // corpus generates n records with bench/gencorpus and reads them as
-// .yoi/-relative files, with their total size.
+// .yoi/-relative files, with their total size. The records are canonical,
+// the corpus docs/consolidate.md quotes figures for.
 func corpus(b *testing.B, n int) (map[string][]byte, int64) {
 	b.Helper()
 	dir := b.TempDir()
-	cmd := exec.Command("go", "run", "../../bench/gencorpus", "-out", dir, "-n", strconv.Itoa(n))
+	cmd := exec.Command("go", "run", "../../bench/gencorpus", "-out", dir, "-n", strconv.Itoa(n), "-shapes", "canonical")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("gencorpus: %v\n%s", err, out)
 	}
