@@ -15,8 +15,8 @@ import (
 var ErrNoRemote = errors.New("no remote")
 
 // ResolveRemote chooses the remote the memory branch is shared through:
-// configured (yoimem.remote) if set, which must be a remote of the
-// repository; else the remote the base branch comes from (origin for
+// configured (given, or yoimem.remote) if set, which must be a named
+// remote of the repository (a URL is not: the tracking refs need a name); else the remote the base branch comes from (origin for
 // refs/remotes/origin/main, branch.main.remote for refs/heads/main); else
 // origin, or the only remote there is. No remote is ErrNoRemote.
 func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string, error) {
@@ -26,7 +26,7 @@ func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string
 	}
 	if configured != "" {
 		if !slices.Contains(remotes, configured) {
-			return "", fmt.Errorf("yoimem.remote %s: %w (the repository's remotes: %s)", quote.Value(configured), ErrNoRemote, remoteList(remotes))
+			return "", fmt.Errorf("remote %s: %w of that name (the repository's remotes: %s)", quote.Value(configured), ErrNoRemote, remoteList(remotes))
 		}
 		return configured, nil
 	}
