@@ -5,9 +5,10 @@
 //
 // Usage:
 //
-//	timeit [-n 10] [-warmup 2] [-json] [-C DIR] [-ok-exit 0] -- CMD ARGS...
+//	timeit [-n 10] [-warmup 2] [-json] [-C DIR] [-stdin FILE] [-ok-exit 0] -- CMD ARGS...
 //
-// The command's stdout is discarded and so is its stderr, except that the
+// Each run reads FILE from its start as stdin (/dev/null without
+// -stdin). The command's stdout is discarded and so is its stderr, except that the
 // tail of stderr is shown when the command exits with a code that -ok-exit
 // does not accept; timeit then stops and exits 1. Peak RSS is the
 // ru_maxrss that wait4 reports for the child, which on Linux is in KiB and
@@ -76,8 +77,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print a JSON object instead of one line")
 	dir := fs.String("C", "", "run the command in `DIR`")
 	okExit := fs.String("ok-exit", "0", "comma-separated exit codes that count as success")
+	stdin := fs.String("stdin", "", "give each run `FILE` as stdin, read from its start")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: timeit [-n 10] [-warmup 2] [-json] [-C DIR] [-ok-exit 0,1] -- CMD ARGS...")
+		fmt.Fprintln(stderr, "usage: timeit [-n 10] [-warmup 2] [-json] [-C DIR] [-stdin FILE] [-ok-exit 0,1] -- CMD ARGS...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -98,6 +100,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if *stdin != "" {
+		f, err := os.Open(*stdin)
+		if err != nil {
+			return usageError{fmt.Errorf("-stdin: %w", err)}
+		}
+		f.Close()
+	}
 
 	// stderr goes to a temporary file rather than a pipe: no copying
 	// goroutine, and its tail can be shown if the command fails.
@@ -110,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 	res := result{Command: cmdArgs, Dir: *dir, Runs: *n, Warmup: *warmup}
 	for i := range *warmup + *n {
-		wall, cpu, rss, code, err := once(cmdArgs, *dir, errFile)
+		wall, cpu, rss, code, err := once(cmdArgs, *dir, *stdin, errFile)
 		if err != nil {
 			return err
 		}
@@ -154,9 +163,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// once runs the command one time. code is the exit code, or -1 when the
-// command was killed by a signal.
-func once(args []string, dir string, errFile *os.File) (wall, cpu time.Duration, rssKiB int64, code int, err error) {
+// once runs the command one time, with stdin, when not "", as its
+// standard input (opened before the clock starts). code is the exit code,
+// or -1 when the command was killed by a signal.
+func once(args []string, dir, stdin string, errFile *os.File) (wall, cpu time.Duration, rssKiB int64, code int, err error) {
 	if err := errFile.Truncate(0); err != nil {
 		return 0, 0, 0, 0, err
 	}
@@ -165,7 +175,15 @@ func once(args []string, dir string, errFile *os.File) (wall, cpu time.Duration,
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
-	cmd.Stderr = errFile // stdin and stdout are /dev/null
+	cmd.Stderr = errFile // stdout is /dev/null, and so is stdin without -stdin
+	if stdin != "" {
+		f, err := os.Open(stdin)
+		if err != nil {
+			return 0, 0, 0, 0, err
+		}
+		defer f.Close()
+		cmd.Stdin = f // an *os.File: the child reads it directly, no copying goroutine
+	}
 	start := time.Now()
 	err = cmd.Run()
 	wall = time.Since(start)
