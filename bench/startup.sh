@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Process start of git-yoimem against a hello-world Go binary built in the
-# same run (the floor any Go program pays): medians of the wall and CPU
-# time (user + system) of
+# same run (the floor any Go program pays): medians of the wall time, the
+# CPU time (user + system) and the minor page faults (the memory touched;
+# the load hardly moves them) of
 #   - hello (the floor);
 #   - git-yoimem --version;
 #   - git yoimem hook pre-commit, nothing staged, through git as git's
@@ -79,6 +80,7 @@ run_one() {
 		case $kv in
 		median_ms=*) echo "${kv#*=}" >>"$BENCH_TMP/$1.wall" ;;
 		cpu_ms=*) echo "${kv#*=}" >>"$BENCH_TMP/$1.cpu" ;;
+		minflt=*) echo "${kv#*=}" >>"$BENCH_TMP/$1.flt" ;;
 		esac
 	done
 }
@@ -92,15 +94,16 @@ for ((i = 0; i < BENCH_WARMUP + BENCH_RUNS; i++)); do
 		s=${subjects[(i + k) % n]} # each subject first in turn
 		run_one "$s"
 		if ((i < BENCH_WARMUP)); then
-			rm -f -- "$BENCH_TMP/$s.wall" "$BENCH_TMP/$s.cpu"
+			rm -f -- "$BENCH_TMP/$s.wall" "$BENCH_TMP/$s.cpu" "$BENCH_TMP/$s.flt"
 		fi
 	done
 done
 
 hello_wall=$(median <"$BENCH_TMP/hello.wall")
 hello_cpu=$(median <"$BENCH_TMP/hello.cpu")
+hello_flt=$(median <"$BENCH_TMP/hello.flt")
 printf 'runs: %s of each, in rounds (after %s unmeasured), load average at the end: %s\n' "$BENCH_RUNS" "$BENCH_WARMUP" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-printf '%-40s wall median %7s ms, CPU median %7s ms\n' "hello-world Go binary (the floor)" "$(bench_ms "$hello_wall")" "$(bench_ms "$hello_cpu")"
+printf '%-40s wall median %7s ms, CPU median %7s ms, page faults %s\n' "hello-world Go binary (the floor)" "$(bench_ms "$hello_wall")" "$(bench_ms "$hello_cpu")" "$hello_flt"
 for s in "${subjects[@]:1}"; do
 	name=${s%%:*} label=${s#*:}
 	case $name in
@@ -110,8 +113,8 @@ for s in "${subjects[@]:1}"; do
 	esac
 	wall=$(median <"$BENCH_TMP/$s.wall")
 	cpu=$(median <"$BENCH_TMP/$s.cpu")
-	printf '%-40s wall median %7s ms (%sx the floor), CPU median %7s ms (%sx)\n' "$label: $what" \
-		"$(bench_ms "$wall")" "$(bench_ratio "$wall" "$hello_wall")" "$(bench_ms "$cpu")" "$(bench_ratio "$cpu" "$hello_cpu")"
+	printf '%-40s wall median %7s ms (%sx the floor), CPU median %7s ms (%sx), page faults %s\n' "$label: $what" \
+		"$(bench_ms "$wall")" "$(bench_ratio "$wall" "$hello_wall")" "$(bench_ms "$cpu")" "$(bench_ratio "$cpu" "$hello_cpu")" "$(median <"$BENCH_TMP/$s.flt")"
 done
 
 # Package initialisation of --version, GODEBUG=inittrace=1: each run's

@@ -17,7 +17,10 @@
 //
 // Text output is one line:
 //
-//	median_ms=12.345 min_ms=11.900 max_rss_kib=10234 runs=10 cpu_ms=9.870
+//	median_ms=12.345 min_ms=11.900 max_rss_kib=10234 runs=10 cpu_ms=9.870 minflt=812
+//
+// minflt is the median of the runs' minor page faults (the memory they
+// touched; like the CPU time, steadier than the wall time).
 package main
 
 import (
@@ -49,6 +52,10 @@ type result struct {
 	WallTimeMS []float64 `json:"wall_ms"`
 	CPUMS      float64   `json:"cpu_median_ms"`
 	CPUTimeMS  []float64 `json:"cpu_ms"`
+	// MinorFaults are each run's minor page faults (ru_minflt): the
+	// memory a run touched, which the machine's load hardly moves.
+	MinorFaults  []int64 `json:"minor_faults"`
+	MinFltMedian int64   `json:"minor_faults_median"`
 }
 
 // usageError marks a bad command line (exit 2).
@@ -119,7 +126,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 	res := result{Command: cmdArgs, Dir: *dir, Runs: *n, Warmup: *warmup}
 	for i := range *warmup + *n {
-		wall, cpu, rss, code, err := once(cmdArgs, *dir, *stdin, errFile)
+		wall, cpu, rss, minflt, code, err := once(cmdArgs, *dir, *stdin, errFile)
 		if err != nil {
 			return err
 		}
@@ -136,11 +143,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		res.WallTimeMS = append(res.WallTimeMS, ms(wall))
 		res.CPUTimeMS = append(res.CPUTimeMS, ms(cpu))
+		res.MinorFaults = append(res.MinorFaults, minflt)
 		res.ExitCodes = append(res.ExitCodes, code)
 		res.MaxRSSKiB = max(res.MaxRSSKiB, rss)
 	}
 	res.MedianMS, res.MinMS, res.MaxMS, res.MeanMS = summarize(res.WallTimeMS)
 	res.CPUMS, _, _, _ = summarize(res.CPUTimeMS)
+	faults := make([]float64, len(res.MinorFaults))
+	for i, f := range res.MinorFaults {
+		faults[i] = float64(f)
+	}
+	med, _, _, _ := summarize(faults)
+	res.MinFltMedian = int64(med)
 
 	nonzero := 0
 	for _, c := range res.ExitCodes {
@@ -158,20 +172,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	_, err = fmt.Fprintf(stdout, "median_ms=%.3f min_ms=%.3f max_rss_kib=%d runs=%d cpu_ms=%.3f\n",
-		res.MedianMS, res.MinMS, res.MaxRSSKiB, res.Runs, res.CPUMS)
+	_, err = fmt.Fprintf(stdout, "median_ms=%.3f min_ms=%.3f max_rss_kib=%d runs=%d cpu_ms=%.3f minflt=%d\n",
+		res.MedianMS, res.MinMS, res.MaxRSSKiB, res.Runs, res.CPUMS, res.MinFltMedian)
 	return err
 }
 
 // once runs the command one time, with stdin, when not "", as its
-// standard input (opened before the clock starts). code is the exit code,
-// or -1 when the command was killed by a signal.
-func once(args []string, dir, stdin string, errFile *os.File) (wall, cpu time.Duration, rssKiB int64, code int, err error) {
+// standard input (opened before the clock starts). minflt is its minor
+// page faults; code is the exit code, or -1 when the command was killed
+// by a signal.
+func once(args []string, dir, stdin string, errFile *os.File) (wall, cpu time.Duration, rssKiB, minflt int64, code int, err error) {
 	if err := errFile.Truncate(0); err != nil {
-		return 0, 0, 0, 0, err
+		return 0, 0, 0, 0, 0, err
 	}
 	if _, err := errFile.Seek(0, io.SeekStart); err != nil {
-		return 0, 0, 0, 0, err
+		return 0, 0, 0, 0, 0, err
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
@@ -179,7 +194,7 @@ func once(args []string, dir, stdin string, errFile *os.File) (wall, cpu time.Du
 	if stdin != "" {
 		f, err := os.Open(stdin)
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, err
 		}
 		defer f.Close()
 		cmd.Stdin = f // an *os.File: the child reads it directly, no copying goroutine
@@ -189,13 +204,14 @@ func once(args []string, dir, stdin string, errFile *os.File) (wall, cpu time.Du
 	wall = time.Since(start)
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
-		return 0, 0, 0, 0, err // could not start
+		return 0, 0, 0, 0, 0, err // could not start
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rssKiB = int64(ru.Maxrss) // KiB on Linux
+		minflt = int64(ru.Minflt)
 	}
 	cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	return wall, cpu, rssKiB, cmd.ProcessState.ExitCode(), nil
+	return wall, cpu, rssKiB, minflt, cmd.ProcessState.ExitCode(), nil
 }
 
 func describe(code int) string {

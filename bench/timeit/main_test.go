@@ -46,7 +46,7 @@ func TestRun(t *testing.T) {
 	if err := run([]string{"-n", "3", "-warmup", "1", "--", "true"}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	line := regexp.MustCompile(`^median_ms=\d+\.\d{3} min_ms=\d+\.\d{3} max_rss_kib=[1-9]\d* runs=3 cpu_ms=\d+\.\d{3}\n$`)
+	line := regexp.MustCompile(`^median_ms=\d+\.\d{3} min_ms=\d+\.\d{3} max_rss_kib=[1-9]\d* runs=3 cpu_ms=\d+\.\d{3} minflt=[1-9]\d*\n$`)
 	if !line.MatchString(out.String()) {
 		t.Errorf("text output %q", out.String())
 	}
@@ -59,7 +59,8 @@ func TestRun(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Runs != 2 || len(res.ExitCodes) != 2 || res.ExitCodes[0] != 3 || res.MaxRSSKiB <= 0 || len(res.CPUTimeMS) != 2 {
+	if res.Runs != 2 || len(res.ExitCodes) != 2 || res.ExitCodes[0] != 3 || res.MaxRSSKiB <= 0 || len(res.CPUTimeMS) != 2 ||
+		len(res.MinorFaults) != 2 || res.MinorFaults[0] <= 0 || res.MinFltMedian <= 0 {
 		t.Errorf("json %+v", res)
 	}
 
