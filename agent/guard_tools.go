@@ -3,6 +3,7 @@ package agent
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // awkInPlace are the files gawk -i inplace edits, or nil: the operands
@@ -167,24 +168,35 @@ func inlineCode(name string, args []string) (string, bool) {
 	return strings.Join(code, "\n"), len(code) > 0
 }
 
-// quoted are the string literals of a program; writeCall its calls and
-// open modes that write a file. Printing to stdout is no file write.
-var (
-	quoted    = regexp.MustCompile(`'([^'\\]*)'|"([^"\\]*)"|` + "`([^`\\\\]*)`")
-	writeCall = regexp.MustCompile(`(?i)write|append|remove|unlink|rename|rmtree|\brm(sync)?\b|rmdir|copy|move|mkdir|touch|truncate|chmod|delete|fileutils|os\.replace|['"](w|a|x|r\+|w\+|a\+)[bt]?\+?['"]`)
-	toStdout  = regexp.MustCompile(`(?i)(sys\.|process\.|\$)?std(out|err)\.write|STD(OUT|ERR)\.write`)
-)
+// codePatterns are the patterns codeWrites reads a program with: quoted,
+// its string literals; writeCall, its calls and open modes that write a
+// file; toStdout, printing to stdout, which is no file write.
+type codePatterns struct {
+	quoted, writeCall, toStdout *regexp.Regexp
+}
+
+// codeRegexps compiles them on first use, not when the program starts
+// (every command would pay for them). A once-value set only by its own
+// function, never mutable state.
+var codeRegexps = sync.OnceValue(func() codePatterns {
+	return codePatterns{
+		quoted:    regexp.MustCompile(`'([^'\\]*)'|"([^"\\]*)"|` + "`([^`\\\\]*)`"),
+		writeCall: regexp.MustCompile(`(?i)write|append|remove|unlink|rename|rmtree|\brm(sync)?\b|rmdir|copy|move|mkdir|touch|truncate|chmod|delete|fileutils|os\.replace|['"](w|a|x|r\+|w\+|a\+)[bt]?\+?['"]`),
+		toStdout:  regexp.MustCompile(`(?i)(sys\.|process\.|\$)?std(out|err)\.write|STD(OUT|ERR)\.write`),
+	}
+})
 
 // codeWrites are the memory paths an interpreter's inline code names as
 // string literals when the code also writes a file: a guess from the
 // text (a path it computes is not seen; a read next to an unrelated
 // write is denied).
 func (g Guard) codeWrites(code, cwd string) []string {
-	if !writeCall.MatchString(toStdout.ReplaceAllString(code, "")) {
+	re := codeRegexps()
+	if !re.writeCall.MatchString(re.toStdout.ReplaceAllString(code, "")) {
 		return nil
 	}
 	var out []string
-	for _, m := range quoted.FindAllStringSubmatch(code, -1) {
+	for _, m := range re.quoted.FindAllStringSubmatch(code, -1) {
 		lit := m[1] + m[2] + m[3]
 		if _, ok := g.memoryPath(lit, cwd, false); ok {
 			out = append(out, lit)

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -153,11 +154,13 @@ type opFile struct {
 	Reason     bool     `yaml:"reason"`
 }
 
-var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+// kebab is a kebab-case name, compiled on first use rather than at every
+// command's start (a once-value, not mutable state).
+var kebab = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
 
 // validName checks a scenario's or an expectation's name.
 func validName(s string) error {
-	if len(s) > maxNameLen || !kebab.MatchString(s) {
+	if len(s) > maxNameLen || !kebab().MatchString(s) {
 		return fmt.Errorf("%q is not a kebab-case name of at most %d characters", s, maxNameLen)
 	}
 	return nil

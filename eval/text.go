@@ -3,6 +3,7 @@ package eval
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Text is compared normalised: case folded, markdown emphasis, code
@@ -11,7 +12,9 @@ import (
 // included) one space. A claim survives however a record formats it.
 
 var (
-	listMark = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)]|>|#{1,6})\s+`)
+	// listMark is compiled on first use, not at every command's start (a
+	// once-value, not mutable state).
+	listMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)]|>|#{1,6})\s+`) })
 	emphasis = strings.NewReplacer("**", "", "__", "", "*", "", "_", "", "`", "", "~~", "")
 )
 
@@ -20,7 +23,7 @@ func normalize(s string) string {
 	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	for i, l := range lines {
 		for {
-			cut := listMark.ReplaceAllString(l, "")
+			cut := listMark().ReplaceAllString(l, "")
 			if cut == l {
 				break
 			}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -100,7 +101,7 @@ func MergeConfig(old []byte, opts ConfigOptions) ([]byte, error) {
 func mergeServer(b []byte, v map[string]any, write bool, nl string) ([]byte, error) {
 	servers, _ := v["mcp_servers"].(map[string]any)
 	cur, ok := servers[MCPServer]
-	if !ok && inlineServers.Match(b) {
+	if !ok && inlineServers().Match(b) {
 		// TOML (and Codex's parser) cannot add a table to an inline one
 		return nil, errors.New("config.toml: mcp_servers is written as one inline table (mcp_servers = {…}); write its servers as [mcp_servers.<name>] tables to install ours")
 	}
@@ -187,8 +188,12 @@ func blockAt(b []byte, block string) int {
 	}
 }
 
-// inlineServers finds mcp_servers given whole as a key's value.
-var inlineServers = regexp.MustCompile(`(?m)^[ \t]*("mcp_servers"|'mcp_servers'|mcp_servers)[ \t]*=`)
+// inlineServers finds mcp_servers given whole as a key's value. Compiled
+// on first use, not at every command's start; a once-value, not mutable
+// state.
+var inlineServers = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*("mcp_servers"|'mcp_servers'|mcp_servers)[ \t]*=`)
+})
 
 func parseConfig(b []byte) (map[string]any, error) {
 	v := map[string]any{}

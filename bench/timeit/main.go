@@ -5,9 +5,10 @@
 //
 // Usage:
 //
-//	timeit [-n 10] [-warmup 2] [-json] [-C DIR] [-ok-exit 0] -- CMD ARGS...
+//	timeit [-n 10] [-warmup 2] [-json] [-C DIR] [-stdin FILE] [-ok-exit 0] -- CMD ARGS...
 //
-// The command's stdout is discarded and so is its stderr, except that the
+// Each run reads FILE from its start as stdin (/dev/null without
+// -stdin). The command's stdout is discarded and so is its stderr, except that the
 // tail of stderr is shown when the command exits with a code that -ok-exit
 // does not accept; timeit then stops and exits 1. Peak RSS is the
 // ru_maxrss that wait4 reports for the child, which on Linux is in KiB and
@@ -16,7 +17,10 @@
 //
 // Text output is one line:
 //
-//	median_ms=12.345 min_ms=11.900 max_rss_kib=10234 runs=10 cpu_ms=9.870
+//	median_ms=12.345 min_ms=11.900 max_rss_kib=10234 runs=10 cpu_ms=9.870 minflt=812
+//
+// minflt is the median of the runs' minor page faults (the memory they
+// touched; like the CPU time, steadier than the wall time).
 package main
 
 import (
@@ -48,6 +52,10 @@ type result struct {
 	WallTimeMS []float64 `json:"wall_ms"`
 	CPUMS      float64   `json:"cpu_median_ms"`
 	CPUTimeMS  []float64 `json:"cpu_ms"`
+	// MinorFaults are each run's minor page faults (ru_minflt): the
+	// memory a run touched, which the machine's load hardly moves.
+	MinorFaults  []int64 `json:"minor_faults"`
+	MinFltMedian int64   `json:"minor_faults_median"`
 }
 
 // usageError marks a bad command line (exit 2).
@@ -76,8 +84,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print a JSON object instead of one line")
 	dir := fs.String("C", "", "run the command in `DIR`")
 	okExit := fs.String("ok-exit", "0", "comma-separated exit codes that count as success")
+	stdin := fs.String("stdin", "", "give each run `FILE` as stdin, read from its start")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: timeit [-n 10] [-warmup 2] [-json] [-C DIR] [-ok-exit 0,1] -- CMD ARGS...")
+		fmt.Fprintln(stderr, "usage: timeit [-n 10] [-warmup 2] [-json] [-C DIR] [-stdin FILE] [-ok-exit 0,1] -- CMD ARGS...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -98,6 +107,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if *stdin != "" {
+		f, err := os.Open(*stdin)
+		if err != nil {
+			return usageError{fmt.Errorf("-stdin: %w", err)}
+		}
+		f.Close()
+	}
 
 	// stderr goes to a temporary file rather than a pipe: no copying
 	// goroutine, and its tail can be shown if the command fails.
@@ -110,7 +126,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 	res := result{Command: cmdArgs, Dir: *dir, Runs: *n, Warmup: *warmup}
 	for i := range *warmup + *n {
-		wall, cpu, rss, code, err := once(cmdArgs, *dir, errFile)
+		wall, cpu, rss, minflt, code, err := once(cmdArgs, *dir, *stdin, errFile)
 		if err != nil {
 			return err
 		}
@@ -127,11 +143,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		res.WallTimeMS = append(res.WallTimeMS, ms(wall))
 		res.CPUTimeMS = append(res.CPUTimeMS, ms(cpu))
+		res.MinorFaults = append(res.MinorFaults, minflt)
 		res.ExitCodes = append(res.ExitCodes, code)
 		res.MaxRSSKiB = max(res.MaxRSSKiB, rss)
 	}
 	res.MedianMS, res.MinMS, res.MaxMS, res.MeanMS = summarize(res.WallTimeMS)
 	res.CPUMS, _, _, _ = summarize(res.CPUTimeMS)
+	faults := make([]float64, len(res.MinorFaults))
+	for i, f := range res.MinorFaults {
+		faults[i] = float64(f)
+	}
+	med, _, _, _ := summarize(faults)
+	res.MinFltMedian = int64(med)
 
 	nonzero := 0
 	for _, c := range res.ExitCodes {
@@ -149,35 +172,46 @@ func run(args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	_, err = fmt.Fprintf(stdout, "median_ms=%.3f min_ms=%.3f max_rss_kib=%d runs=%d cpu_ms=%.3f\n",
-		res.MedianMS, res.MinMS, res.MaxRSSKiB, res.Runs, res.CPUMS)
+	_, err = fmt.Fprintf(stdout, "median_ms=%.3f min_ms=%.3f max_rss_kib=%d runs=%d cpu_ms=%.3f minflt=%d\n",
+		res.MedianMS, res.MinMS, res.MaxRSSKiB, res.Runs, res.CPUMS, res.MinFltMedian)
 	return err
 }
 
-// once runs the command one time. code is the exit code, or -1 when the
-// command was killed by a signal.
-func once(args []string, dir string, errFile *os.File) (wall, cpu time.Duration, rssKiB int64, code int, err error) {
+// once runs the command one time, with stdin, when not "", as its
+// standard input (opened before the clock starts). minflt is its minor
+// page faults; code is the exit code, or -1 when the command was killed
+// by a signal.
+func once(args []string, dir, stdin string, errFile *os.File) (wall, cpu time.Duration, rssKiB, minflt int64, code int, err error) {
 	if err := errFile.Truncate(0); err != nil {
-		return 0, 0, 0, 0, err
+		return 0, 0, 0, 0, 0, err
 	}
 	if _, err := errFile.Seek(0, io.SeekStart); err != nil {
-		return 0, 0, 0, 0, err
+		return 0, 0, 0, 0, 0, err
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
-	cmd.Stderr = errFile // stdin and stdout are /dev/null
+	cmd.Stderr = errFile // stdout is /dev/null, and so is stdin without -stdin
+	if stdin != "" {
+		f, err := os.Open(stdin)
+		if err != nil {
+			return 0, 0, 0, 0, 0, err
+		}
+		defer f.Close()
+		cmd.Stdin = f // an *os.File: the child reads it directly, no copying goroutine
+	}
 	start := time.Now()
 	err = cmd.Run()
 	wall = time.Since(start)
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
-		return 0, 0, 0, 0, err // could not start
+		return 0, 0, 0, 0, 0, err // could not start
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rssKiB = int64(ru.Maxrss) // KiB on Linux
+		minflt = int64(ru.Minflt)
 	}
 	cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	return wall, cpu, rssKiB, cmd.ProcessState.ExitCode(), nil
+	return wall, cpu, rssKiB, minflt, cmd.ProcessState.ExitCode(), nil
 }
 
 func describe(code int) string {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -44,7 +46,7 @@ func TestRun(t *testing.T) {
 	if err := run([]string{"-n", "3", "-warmup", "1", "--", "true"}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	line := regexp.MustCompile(`^median_ms=\d+\.\d{3} min_ms=\d+\.\d{3} max_rss_kib=[1-9]\d* runs=3 cpu_ms=\d+\.\d{3}\n$`)
+	line := regexp.MustCompile(`^median_ms=\d+\.\d{3} min_ms=\d+\.\d{3} max_rss_kib=[1-9]\d* runs=3 cpu_ms=\d+\.\d{3} minflt=[1-9]\d*\n$`)
 	if !line.MatchString(out.String()) {
 		t.Errorf("text output %q", out.String())
 	}
@@ -57,7 +59,8 @@ func TestRun(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Runs != 2 || len(res.ExitCodes) != 2 || res.ExitCodes[0] != 3 || res.MaxRSSKiB <= 0 || len(res.CPUTimeMS) != 2 {
+	if res.Runs != 2 || len(res.ExitCodes) != 2 || res.ExitCodes[0] != 3 || res.MaxRSSKiB <= 0 || len(res.CPUTimeMS) != 2 ||
+		len(res.MinorFaults) != 2 || res.MinorFaults[0] <= 0 || res.MinFltMedian <= 0 {
 		t.Errorf("json %+v", res)
 	}
 
@@ -67,5 +70,27 @@ func TestRun(t *testing.T) {
 	}
 	if err := run([]string{"-n", "1"}, io.Discard, io.Discard); err == nil {
 		t.Error("no command accepted")
+	}
+}
+
+// TestRunStdin: -stdin hands each run the file from its start; without
+// it the command reads nothing; a file that cannot be opened is refused
+// before any run.
+func TestRunStdin(t *testing.T) {
+	need(t, "sh")
+	in := filepath.Join(t.TempDir(), "in.json")
+	if err := os.WriteFile(in, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := []string{"--", "sh", "-c", `read -r x && test "$x" = hello`}
+	if err := run(append([]string{"-n", "2", "-warmup", "1", "-stdin", in}, check...), io.Discard, io.Discard); err != nil {
+		t.Errorf("with -stdin: %v", err)
+	}
+	if err := run(append([]string{"-n", "1", "-warmup", "0"}, check...), io.Discard, io.Discard); err == nil {
+		t.Error("without -stdin the command read a line")
+	}
+	err := run(append([]string{"-n", "1", "-stdin", in + ".absent"}, check...), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "in.json.absent") {
+		t.Errorf("absent -stdin file: %v", err)
 	}
 }

@@ -79,11 +79,14 @@ func newApp(env Env, g *globalOptions) *cli.App {
 		newConsolidateCommand(env, g),
 		newEvalCommand(env, g),
 	}
+	// One template for all: built per command, it was most of what
+	// building the app cost every command's start.
+	cmdHelp := helpTemplate(cli.CommandHelpTemplate, []helpSection{exitStatusSection()})
 	for _, cmd := range app.Commands {
 		if cmd.OnUsageError == nil {
 			cmd.OnUsageError = app.OnUsageError
 		}
-		cmd.CustomHelpTemplate = helpTemplate(cli.CommandHelpTemplate, []helpSection{exitStatusSection()})
+		cmd.CustomHelpTemplate = cmdHelp
 		for _, f := range cmd.Flags {
 			if b, ok := f.(*cli.BoolFlag); ok {
 				b.DisableDefaultText = true // not "(default: false)" after every switch

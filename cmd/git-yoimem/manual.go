@@ -67,15 +67,25 @@ consolidation and the memory branch.`},
 // helpTemplate appends sections to a urfave/cli help template, indented
 // as cli indents its own.
 func helpTemplate(base string, sections []helpSection) string {
+	// Written piece by piece, no string per line: the app's template is
+	// built at every command's start.
+	n := len(base)
+	for _, s := range sections {
+		n += len(s.title) + 3 + len(s.text) + 4*(strings.Count(s.text, "\n")+1)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(base)
 	for _, s := range sections {
-		b.WriteString("\n" + s.title + ":\n")
-		for _, l := range strings.Split(s.text, "\n") {
+		b.WriteString("\n")
+		b.WriteString(s.title)
+		b.WriteString(":\n")
+		for l := range strings.SplitSeq(s.text, "\n") {
 			if l != "" {
-				l = "   " + l
+				b.WriteString("   ")
+				b.WriteString(l)
 			}
-			b.WriteString(l + "\n")
+			b.WriteString("\n")
 		}
 	}
 	return b.String()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"strings"
+	"sync"
 )
 
 // Keyword-anchored assignments: a key named like a credential (password,
@@ -424,21 +425,24 @@ func entropy(v []byte) float64 {
 	for _, c := range v {
 		counts[c]++
 	}
+	t := xlog2x()
 	sum := 0.0
 	for _, c := range v {
 		if k := counts[c]; k > 0 {
-			sum += xlog2x[k]
+			sum += t[k]
 			counts[c] = 0
 		}
 	}
 	n := len(v)
-	return xlog2x[n]/float64(n) - sum/float64(n)
+	return t[n]/float64(n) - sum/float64(n)
 }
 
-// xlog2x[k] is k·log2(k). Read-only after package initialization.
-var xlog2x = func() (t [maxValue + 1]float64) {
+// xlog2x()[k] is k·log2(k): a read-only table built on first use, not at
+// every command's start (a once-value, not mutable state).
+var xlog2x = sync.OnceValue(func() *[maxValue + 1]float64 {
+	var t [maxValue + 1]float64
 	for k := 1; k <= maxValue; k++ {
 		t[k] = float64(k) * math.Log2(float64(k))
 	}
-	return t
-}()
+	return &t
+})

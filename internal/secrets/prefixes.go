@@ -1,5 +1,7 @@
 package secrets
 
+import "sync"
+
 // Tokens that name their issuer with a prefix ending in '_', '-' or '.'
 // (hf_, dop_v1_, glrt-, SG., hvs., …): one table, looked up at the
 // separator by the byte before it, so that the many separators of
@@ -94,27 +96,32 @@ func tokenSpecs() []tokenSpec {
 	}
 }
 
-// tokenIndex maps a separator and the two bytes before it to the specs
-// whose prefix ends that way (hashed into 256 buckets; an entry keeps the
-// two bytes, so that a collision costs two comparisons). Most separators
-// of ordinary text find an empty bucket. Read-only after package
-// initialization.
-var tokenIndex = func() (t [3][256][]indexEntry) {
-	for k, s := range allSpecs {
+// specIndex is tokenSpecs() and their index: index maps a separator and
+// the two bytes before it to the specs whose prefix ends that way (hashed
+// into 256 buckets; an entry keeps the two bytes, so that a collision
+// costs two comparisons). Most separators of ordinary text find an empty
+// bucket.
+type specIndex struct {
+	specs []tokenSpec
+	index [3][256][]indexEntry
+}
+
+// tokenIndex builds the specs and their index on first use, not at every
+// command's start; read-only after (a once-value, not mutable state).
+var tokenIndex = sync.OnceValue(func() *specIndex {
+	x := &specIndex{specs: tokenSpecs()}
+	for k, s := range x.specs {
 		n := len(s.prefix)
 		sep := sepIndex(s.prefix[n-1])
 		for _, b2 := range cases(s.prefix[n-3], s.fold) {
 			for _, b1 := range cases(s.prefix[n-2], s.fold) {
 				h := bucket(b2, b1)
-				t[sep][h] = append(t[sep][h], indexEntry{b2, b1, k})
+				x.index[sep][h] = append(x.index[sep][h], indexEntry{b2, b1, k})
 			}
 		}
 	}
-	return t
-}()
-
-// allSpecs is tokenSpecs(), built once. Read-only.
-var allSpecs = tokenSpecs()
+	return x
+})
 
 type indexEntry struct {
 	b2, b1 byte
@@ -139,11 +146,12 @@ func prefixedToken(text []byte, i int) (Match, bool) {
 		return Match{}, false
 	}
 	b2, b1 := text[i-2], text[i-1]
-	for _, e := range tokenIndex[sepIndex(text[i])][bucket(b2, b1)] {
+	x := tokenIndex()
+	for _, e := range x.index[sepIndex(text[i])][bucket(b2, b1)] {
 		if e.b2 != b2 || e.b1 != b1 {
 			continue
 		}
-		s := &allSpecs[e.spec]
+		s := &x.specs[e.spec]
 		start := i + 1 - len(s.prefix)
 		if start < 0 || !leftOK(text, start) {
 			continue
