@@ -135,3 +135,21 @@ func sameParse(t *testing.T, in []byte) {
 		}
 	}
 }
+
+// FuzzFastParse holds the whole of Parse to the library's reading: for any
+// file, the fast path gives the same tree (so the same Record fields) and
+// the same error or none.
+func FuzzFastParse(f *testing.F) {
+	for _, c := range fastShapes {
+		f.Add([]byte("---\n" + c.in + "---\nbody\n"))
+	}
+	for _, c := range fallbackShapes {
+		f.Add([]byte("---\n" + c.in + "---\n"))
+	}
+	for _, b := range readShapes(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		sameParse(t, in)
+	})
+}
