@@ -72,8 +72,9 @@ func (p *fastParser) plainLines(v *yaml.Node, rest fline, parentIndent int) (*ya
 		if d <= parentIndent || isComment(next.text) {
 			break
 		}
-		piece, prest, ok := p.fastValue(next.advance(d), false)
-		if !ok || piece.Kind != yaml.ScalarNode || piece.Style != 0 {
+		line := next.advance(d)
+		piece, ok := plainText(line.text, false)
+		if !ok {
 			return nil, false
 		}
 		if b == nil {
@@ -85,9 +86,9 @@ func (p *fastParser) plainLines(v *yaml.Node, rest fline, parentIndent int) (*ya
 		for k := p.i; k < j; k++ {
 			b = append(b, '\n')
 		}
-		b = append(b, piece.Value...)
+		b = append(b, piece...)
 		p.i = j + 1
-		if v.LineComment, ok = trailingComment(prest.text); !ok {
+		if v.LineComment, ok = trailingComment(line.text[len(piece):]); !ok {
 			return nil, false
 		}
 		if v.LineComment != "" {
@@ -115,37 +116,49 @@ func (p *fastParser) fastValue(l fline, flow bool) (*yaml.Node, fline, bool) {
 	case '{':
 		return p.fastFlow(l, true)
 	}
-	if !startsPlain(l.text[0]) {
+	v, ok := plainText(l.text, flow)
+	if !ok {
 		return nil, l, false
 	}
-	end := len(l.text)
-	for i := 0; i < len(l.text) && end == len(l.text); i++ {
-		c := l.text[i]
+	node := p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: resolveTag(v), Value: v, Line: l.line, Column: l.col})
+	return node, l.advance(len(v)), true
+}
+
+// plainText returns the plain scalar at the start of s: up to a comment in
+// block context, up to a flow indicator in flow context; ok=false when s
+// does not start one or it holds what the fast path leaves to the library
+// (a tab, a nested "key: ", in flow context a comment or unusual bytes).
+func plainText(s string, flow bool) (string, bool) {
+	if s == "" || !startsPlain(s[0]) {
+		return "", false
+	}
+	end := len(s)
+	for i := 0; i < len(s) && end == len(s); i++ {
+		c := s[i]
 		switch {
 		case c == '\t':
-			return nil, l, false
-		case c == '#' && l.text[i-1] == ' ':
+			return "", false
+		case c == '#' && s[i-1] == ' ':
 			if flow {
-				return nil, l, false
+				return "", false
 			}
 			end = i
-		case c == ':' && (i+1 == len(l.text) || l.text[i+1] == ' ' || flow && strings.IndexByte(",[]{}", l.text[i+1]) >= 0):
+		case c == ':' && (i+1 == len(s) || s[i+1] == ' ' || flow && strings.IndexByte(",[]{}", s[i+1]) >= 0):
 			if !flow {
-				return nil, l, false // a nested mapping
+				return "", false // a nested mapping
 			}
 			end = i
 		case flow && strings.IndexByte(",[]{}", c) >= 0:
 			end = i
 		case flow && !flowPlainByte(c):
-			return nil, l, false
+			return "", false
 		}
 	}
-	v := strings.TrimRight(l.text[:end], " ")
+	v := strings.TrimRight(s[:end], " ")
 	if v == "" || strings.HasSuffix(v, ":") {
-		return nil, l, false
+		return "", false
 	}
-	node := p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: resolveTag(v), Value: v, Line: l.line, Column: l.col})
-	return node, l.advance(len(v)), true
+	return v, true
 }
 
 // quoted reads a single- or double-quoted scalar starting at l. With
