@@ -7,56 +7,37 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// fastParse builds the node tree of the frontmatter shapes records use —
-// top-level "key: value" lines whose values are plain or quoted scalars on
-// one line, one-line flow collections, or a block sequence of such items —
-// without the general YAML parser, which dominates lint time. Anything
-// else (comments, block scalars, multi-line values, anchors, tabs, escapes)
-// returns ok=false and the caller uses the YAML library. For inputs it
-// accepts, the tree equals the library's (FuzzFastYAML checks).
+// fastParse builds the node tree of the frontmatter shapes records use
+// without the general YAML parser, which dominates lint time. It reads
+// block mappings and sequences (sources as "- session_id: …" items, range
+// as a nested list, unknown keys in any order); plain scalars over one or
+// more lines; single- and double-quoted strings with escapes and line
+// folding; one-line flow collections; literal and folded block scalars
+// with clip or strip chomping; full-line comments between top-level keys
+// and trailing comments; CRLF. Anything else (anchors, tags, complex or
+// quoted keys, flow collections over lines, duplicate keys, tabs, document
+// markers, keep chomping, comments in other places) returns ok=false and
+// the caller uses the YAML library. For inputs it accepts, the tree —
+// comments and positions included — equals the library's (FuzzFastYAML).
 func fastParse(data []byte) (root *yaml.Node, ok bool) {
 	if !printable(data) {
 		return nil, false
 	}
-	p := &fastParser{}
-	lines := splitLines(string(data))
-	root = p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"})
-	for i := 0; i < len(lines); {
-		l := lines[i]
-		if isBlank(l.text) {
-			i++
-			continue
-		}
-		key, rest, ok := p.fastKey(l)
-		if !ok {
-			return nil, false
-		}
-		if len(root.Content) == 0 {
-			root.Line, root.Column = key.Line, key.Column
-		}
-		var val *yaml.Node
-		if isBlank(rest.text) {
-			val, i, ok = p.fastBlockSeq(lines, i+1)
-		} else {
-			val, ok = p.fastInline(rest)
-			i++
-			if ok && i < len(lines) && !isBlank(lines[i].text) && (lines[i].text[0] == ' ' || lines[i].text[0] == '-') {
-				ok = false // a continuation line or a stray item: leave it to the library
-			}
-		}
-		if !ok {
-			return nil, false
-		}
-		root.Content = append(root.Content, key, val)
+	p := &fastParser{lines: splitLines(string(data)), openEnd: len(data) > 0 && data[len(data)-1] != '\n'}
+	head, ok := p.headComment(true)
+	if !ok || p.i == len(p.lines) || indentOf(p.lines[p.i].text) != 0 {
+		return nil, false
 	}
-	if len(root.Content) == 0 {
+	root, ok = p.mapping(p.lines[p.i], 0, head)
+	if !ok || p.i != len(p.lines) {
 		return nil, false
 	}
 	return root, true
 }
 
 // printable reports whether data holds only characters YAML accepts in a
-// stream (plus LF and CR); anything else is the library's to report.
+// stream (plus LF and CR; a tab is the library's to judge); anything else
+// is the library's to report.
 func printable(data []byte) bool {
 	for i := 0; i < len(data); {
 		c := data[i]
@@ -77,10 +58,14 @@ func printable(data []byte) bool {
 	return true
 }
 
-// fastParser hands out nodes from slabs: one allocation for many nodes
-// keeps the garbage of linting 10,000 files small.
+// fastParser reads lines in order; i is the first line not yet read. It
+// hands out nodes from slabs: one allocation for many nodes keeps the
+// garbage of linting 10,000 files small.
 type fastParser struct {
-	slab []yaml.Node
+	slab    []yaml.Node
+	lines   []fline
+	i       int
+	openEnd bool // the last line has no line break
 }
 
 func (p *fastParser) node(n yaml.Node) *yaml.Node {
@@ -115,234 +100,221 @@ func splitLines(text string) []fline {
 
 func isBlank(s string) bool { return strings.TrimRight(s, " ") == "" }
 
+// indentOf counts the spaces a line starts with.
+func indentOf(s string) int {
+	n := 0
+	for n < len(s) && s[n] == ' ' {
+		n++
+	}
+	return n
+}
+
 // advance returns the part of l after n bytes, with its column.
 func (l fline) advance(n int) fline {
 	return fline{text: l.text[n:], line: l.line, col: l.col + utf8.RuneCountInString(l.text[:n])}
 }
 
-func (l fline) skipSpaces() fline {
-	n := 0
-	for n < len(l.text) && l.text[n] == ' ' {
-		n++
+func (l fline) skipSpaces() fline { return l.advance(indentOf(l.text)) }
+
+// peek returns the index of the next line that is not blank, or
+// len(p.lines).
+func (p *fastParser) peek() int {
+	j := p.i
+	for j < len(p.lines) && isBlank(p.lines[j].text) {
+		j++
 	}
-	return l.advance(n)
+	return j
+}
+
+func isComment(s string) bool { return strings.HasPrefix(strings.TrimLeft(s, " "), "#") }
+
+// headComment reads full-line comments at column 1 that stand right
+// before a top-level key: the library makes them the key's head comment.
+// Comments elsewhere (after a blank line at the start, where the library
+// keeps them on the document; before the end, a foot comment; indented)
+// are refused.
+func (p *fastParser) headComment(atStart bool) (string, bool) {
+	j := p.peek()
+	if j == len(p.lines) || !isComment(p.lines[j].text) {
+		return "", true
+	}
+	if atStart && j != p.i {
+		return "", false
+	}
+	start := j
+	for j < len(p.lines) && strings.HasPrefix(p.lines[j].text, "#") {
+		j++
+	}
+	if j == len(p.lines) || isBlank(p.lines[j].text) || indentOf(p.lines[j].text) != 0 || isComment(p.lines[j].text) {
+		return "", false
+	}
+	texts := make([]string, 0, j-start)
+	for _, l := range p.lines[start:j] {
+		texts = append(texts, l.text)
+	}
+	p.i = j
+	return strings.Join(texts, "\n"), true
 }
 
 func isKeyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// fastKey reads "key:" at column 1; the key is a plain word.
-func (p *fastParser) fastKey(l fline) (*yaml.Node, fline, bool) {
+// keyLen returns the length of a plain-word key at the start of s that
+// is followed by ':' and a space or the line's end, or 0.
+func keyLen(s string) int {
 	n := 0
-	for n < len(l.text) && isKeyByte(l.text[n]) {
+	for n < len(s) && isKeyByte(s[n]) {
 		n++
 	}
 	// YAML limits implicit keys to 1024 characters; ours are short.
-	if n == 0 || n > 128 || n == len(l.text) || l.text[n] != ':' || !startsPlain(l.text[0], "") {
-		return nil, l, false
+	if n == 0 || n > 128 || n == len(s) || s[n] != ':' || !startsPlain(s[0]) {
+		return 0
 	}
-	if n+1 < len(l.text) && l.text[n+1] != ' ' {
-		return nil, l, false
+	if n+1 < len(s) && s[n+1] != ' ' {
+		return 0
 	}
-	k := l.text[:n]
-	key := p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: resolveTag(k), Value: k, Line: l.line, Column: l.col})
-	return key, l.advance(n + 1).skipSpaces(), true
+	return n
 }
 
-// startsPlain: the first byte may start a plain scalar (next is the byte
-// after it, for '-', '?' and ':' which need a non-space after them; we
-// simply refuse those).
-func startsPlain(c byte, _ string) bool {
+// mapping reads a block mapping whose first key starts first (a line or
+// the rest of a "- " item line, p.i being its line) at column indent+1.
+func (p *fastParser) mapping(first fline, indent int, head string) (*yaml.Node, bool) {
+	m := p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: first.line, Column: first.col})
+	l := first
+	for {
+		n := keyLen(l.text)
+		if n == 0 {
+			return nil, false
+		}
+		k := l.text[:n]
+		for i := 0; i < len(m.Content); i += 2 {
+			if m.Content[i].Value == k {
+				return nil, false // a duplicate: the library's tree, checkTree's finding
+			}
+		}
+		key := p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: resolveTag(k), Value: k, Line: l.line, Column: l.col, HeadComment: head})
+		val, ok := p.value(l.advance(n+1), indent)
+		if !ok {
+			return nil, false
+		}
+		m.Content = append(m.Content, key, val)
+		if indent == 0 {
+			if head, ok = p.headComment(false); !ok {
+				return nil, false
+			}
+		}
+		j := p.peek()
+		if j == len(p.lines) {
+			p.i = j
+			return m, true
+		}
+		next := p.lines[j]
+		switch d := indentOf(next.text); {
+		case d < indent:
+			return m, true
+		case d == indent && !strings.HasPrefix(next.text[d:], "-") && !isComment(next.text):
+			p.i = j
+			l = next.advance(d)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// value reads what follows "key:" (after, on the key's line) in a mapping
+// at indent.
+func (p *fastParser) value(after fline, indent int) (*yaml.Node, bool) {
+	rest := after.skipSpaces()
+	switch {
+	case rest.text == "" && after.text == "":
+		return p.blockValue(after, indent)
+	case rest.text == "":
+		return nil, false // "key:" with trailing spaces: rare, the library's
+	case after.text[0] != ' ':
+		return nil, false
+	case rest.text[0] == '|' || rest.text[0] == '>':
+		return p.blockScalar(rest, indent)
+	}
+	return p.inline(rest, indent)
+}
+
+// blockValue reads the value of a "key:" line: a sequence or mapping on
+// the lines below, or null.
+func (p *fastParser) blockValue(after fline, indent int) (*yaml.Node, bool) {
+	p.i++
+	j := p.peek()
+	if j == len(p.lines) {
+		return p.null(after), true
+	}
+	next := p.lines[j]
+	d := indentOf(next.text)
+	switch {
+	case isComment(next.text):
+		return nil, false
+	case (d > indent || d == indent) && strings.HasPrefix(next.text[d:], "- "):
+		p.i = j
+		return p.sequence(d)
+	case d > indent:
+		p.i = j
+		return p.mapping(next.advance(d), d, "")
+	}
+	return p.null(after), true
+}
+
+func (p *fastParser) null(at fline) *yaml.Node {
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: at.line, Column: at.col})
+}
+
+// sequence reads "- item" lines at indent d, p.i at the first.
+func (p *fastParser) sequence(d int) (*yaml.Node, bool) {
+	first := p.lines[p.i]
+	seq := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: first.line, Column: first.col + d})
+	for {
+		l := p.lines[p.i]
+		if !strings.HasPrefix(l.text[d:], "- ") {
+			return nil, false
+		}
+		item := l.advance(d + 2).skipSpaces()
+		var (
+			v  *yaml.Node
+			ok bool
+		)
+		switch {
+		case item.text == "" || item.text[0] == '-' || item.text[0] == '|' || item.text[0] == '>':
+			return nil, false
+		case keyLen(item.text) > 0:
+			v, ok = p.mapping(item, item.col-1, "")
+		default:
+			v, ok = p.inline(item, d)
+		}
+		if !ok {
+			return nil, false
+		}
+		seq.Content = append(seq.Content, v)
+		j := p.peek()
+		if j == len(p.lines) {
+			p.i = j
+			return seq, true
+		}
+		next := p.lines[j]
+		switch nd := indentOf(next.text); {
+		case nd == d && strings.HasPrefix(next.text[nd:], "- "):
+			p.i = j
+		case nd < d || nd == d && !strings.HasPrefix(next.text[nd:], "-") && !isComment(next.text):
+			return seq, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// startsPlain: the first byte may start a plain scalar ('-', '?' and ':'
+// may too when a non-space follows; we simply refuse those).
+func startsPlain(c byte) bool {
 	switch c {
 	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ', '\t':
 		return false
 	}
 	return c >= 0x20
-}
-
-// fastInline reads a one-line value and requires nothing after it.
-func (p *fastParser) fastInline(l fline) (*yaml.Node, bool) {
-	n, rest, ok := p.fastValue(l, false)
-	if !ok || !isBlank(rest.text) {
-		return nil, false
-	}
-	return n, true
-}
-
-// fastValue reads one value; in flow context plain scalars stop at flow
-// indicators.
-func (p *fastParser) fastValue(l fline, flow bool) (*yaml.Node, fline, bool) {
-	if l.text == "" {
-		return nil, l, false
-	}
-	switch l.text[0] {
-	case '"':
-		return p.fastQuoted(l, '"')
-	case '\'':
-		return p.fastQuoted(l, '\'')
-	case '[':
-		return p.fastFlow(l, false)
-	case '{':
-		return p.fastFlow(l, true)
-	}
-	if !startsPlain(l.text[0], "") {
-		return nil, l, false
-	}
-	end := len(l.text)
-	for i := 0; i < len(l.text); i++ {
-		c := l.text[i]
-		switch {
-		case c == '\t' || c == '#' && i > 0 && l.text[i-1] == ' ':
-			return nil, l, false
-		case c == ':' && (i+1 == len(l.text) || l.text[i+1] == ' ' || flow && strings.IndexByte(",[]{}", l.text[i+1]) >= 0):
-			if !flow {
-				return nil, l, false // a nested mapping
-			}
-			end = i
-		case flow && strings.IndexByte(",[]{}", c) >= 0:
-			end = i
-		case flow && !flowPlainByte(c):
-			return nil, l, false
-		}
-		if end != len(l.text) {
-			break
-		}
-	}
-	v := strings.TrimRight(l.text[:end], " ")
-	if v == "" || strings.HasSuffix(v, ":") {
-		return nil, l, false
-	}
-	node := p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: resolveTag(v), Value: v, Line: l.line, Column: l.col})
-	return node, l.advance(len(v)), true
-}
-
-func (p *fastParser) fastQuoted(l fline, q byte) (*yaml.Node, fline, bool) {
-	var b strings.Builder
-	escaped := false // a '' in a single-quoted scalar: the value is not a substring
-	for i := 1; i < len(l.text); i++ {
-		c := l.text[i]
-		switch {
-		case c == '\\' && q == '"', c == '\t':
-			return nil, l, false
-		case c == q && q == '\'' && i+1 < len(l.text) && l.text[i+1] == '\'':
-			if !escaped {
-				b.WriteString(l.text[1:i])
-				escaped = true
-			}
-			b.WriteByte('\'')
-			i++
-		case c == q:
-			style, value := yaml.DoubleQuotedStyle, l.text[1:i]
-			if q == '\'' {
-				style = yaml.SingleQuotedStyle
-			}
-			if escaped {
-				value = b.String()
-			}
-			node := p.node(yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: value, Line: l.line, Column: l.col})
-			return node, l.advance(i + 1), true
-		case escaped:
-			b.WriteByte(c)
-		}
-	}
-	return nil, l, false // not closed on this line
-}
-
-// fastFlow reads [a, b] or {k: v, …} on one line.
-func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
-	node := p.node(yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Tag: "!!seq", Line: l.line, Column: l.col})
-	closer := byte(']')
-	if mapping {
-		node.Kind, node.Tag, closer = yaml.MappingNode, "!!map", '}'
-	}
-	l = l.advance(1).skipSpaces()
-	if l.text != "" && l.text[0] == closer {
-		return node, l.advance(1), true
-	}
-	for {
-		var ok bool
-		if mapping {
-			var k, v *yaml.Node
-			if k, l, ok = p.fastValue(l, true); !ok || k.Kind != yaml.ScalarNode || k.Style != 0 || len(k.Value) > 128 || l.text == "" || l.text[0] != ':' {
-				return nil, l, false
-			}
-			l = l.advance(1)
-			if l.text == "" || l.text[0] != ' ' {
-				return nil, l, false
-			}
-			if v, l, ok = p.fastValue(l.skipSpaces(), true); !ok {
-				return nil, l, false
-			}
-			node.Content = append(node.Content, k, v)
-		} else {
-			var v *yaml.Node
-			if v, l, ok = p.fastValue(l, true); !ok {
-				return nil, l, false
-			}
-			node.Content = append(node.Content, v)
-		}
-		l = l.skipSpaces()
-		if l.text == "" {
-			return nil, l, false
-		}
-		switch l.text[0] {
-		case closer:
-			return node, l.advance(1), true
-		case ',':
-			l = l.advance(1)
-			if l.text == "" || l.text[0] != ' ' {
-				return nil, l, false
-			}
-			l = l.skipSpaces()
-			if l.text == "" || l.text[0] == closer || l.text[0] == ',' {
-				return nil, l, false
-			}
-		default:
-			return nil, l, false
-		}
-	}
-}
-
-// fastBlockSeq reads "- item" lines at one indentation after a key with
-// no inline value.
-func (p *fastParser) fastBlockSeq(lines []fline, i int) (*yaml.Node, int, bool) {
-	var seq *yaml.Node
-	indent := -1
-	for ; i < len(lines); i++ {
-		l := lines[i]
-		if isBlank(l.text) {
-			continue
-		}
-		d := len(l.text) - len(strings.TrimLeft(l.text, " "))
-		if indent < 0 {
-			indent = d
-		}
-		if d != indent || !strings.HasPrefix(l.text[d:], "- ") {
-			if d == 0 && seq != nil && l.text[0] != '-' && l.text[0] != ' ' {
-				break // the next key
-			}
-			return nil, i, false
-		}
-		dash := l.advance(d)
-		if seq == nil {
-			seq = p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: dash.line, Column: dash.col})
-		}
-		item, ok := p.fastInline(dash.advance(2).skipSpaces())
-		if !ok {
-			return nil, i, false
-		}
-		seq.Content = append(seq.Content, item)
-	}
-	if seq == nil {
-		return nil, i, false
-	}
-	return seq, i, true
-}
-
-// flowPlainByte limits plain scalars inside [..] and {..} to the bytes of
-// words, numbers, ids and times; anything fancier goes to the library.
-func flowPlainByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '-' || c == '_' || c == '.' || c == '/' || c == '+' || c == ' ' || c == ':' || c >= 0x80
 }

@@ -14,6 +14,9 @@ func FuzzRoundTrip(f *testing.F) {
 	for _, b := range readSeeds(f) {
 		f.Add(b)
 	}
+	for _, b := range readShapes(f) {
+		f.Add(b)
+	}
 	f.Add([]byte("---\na: [1, 2]\n---\n"))
 	f.Add([]byte("---\r\nk: v\r\n---\r\nbody\r\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
