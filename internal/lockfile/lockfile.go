@@ -27,6 +27,7 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
@@ -47,6 +48,7 @@ type Lock struct {
 	path   string
 	holder string // the holder record's file; path when it is kept inside
 	fl     *flock.Flock
+	perm   sharedperm.Perm // core.sharedRepository, for a lock in a git directory
 }
 
 // Option changes how New sets up a Lock.
@@ -55,6 +57,11 @@ type Option func(*Lock)
 // HolderFile keeps the holder record in the file at path, next to the
 // locked file, instead of inside it.
 func HolderFile(path string) Option { return func(l *Lock) { l.holder = path } }
+
+// Shared gives the directories and files the lock creates the bits git
+// gives its own under core.sharedRepository (perm): a lock in a shared
+// repository's git directory is taken by every user of its group.
+func Shared(perm sharedperm.Perm) Option { return func(l *Lock) { l.perm = perm } }
 
 // New returns a Lock on path; nothing is opened until it is taken.
 func New(path string, opts ...Option) *Lock {
@@ -70,7 +77,7 @@ func (l *Lock) Path() string { return l.path }
 
 // TryLock takes the lock if it is free now.
 func (l *Lock) TryLock() (bool, error) {
-	if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
+	if err := l.create(); err != nil {
 		return false, fmt.Errorf("lock %s: %w", l.path, err)
 	}
 	ok, err := l.fl.TryLock()
@@ -160,7 +167,10 @@ func (l *Lock) SetHolder(v any) error {
 	}
 	b = append(b, '\n')
 	if l.holder != l.path {
-		return atomicfile.Write(l.holder, b, 0o644)
+		if err := atomicfile.Write(l.holder, b, 0o644); err != nil {
+			return err
+		}
+		return l.perm.Adjust(l.holder)
 	}
 	// In place: the locked file is the lock and is never replaced. A
 	// reader in the middle may see a torn record, which it reports as
@@ -197,6 +207,28 @@ func (l *Lock) Holder(v any) error {
 		return fmt.Errorf("holder of %s: unreadable record: %w", l.path, err)
 	}
 	return nil
+}
+
+// create makes the locked file's directory and, in a shared repository,
+// the file itself, as git makes a lock file there (0666 with the umask
+// applying, then the shared bits); one that exists is left as it is.
+// Otherwise flock creates the file (0600).
+func (l *Lock) create() error {
+	if !l.perm.Shared() {
+		return os.MkdirAll(filepath.Dir(l.path), 0o755)
+	}
+	if err := l.perm.MkdirAll(filepath.Dir(l.path)); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(l.path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	aerr := l.perm.AdjustFile(f)
+	return errors.Join(aerr, f.Close())
 }
 
 // clearHolder removes the record while the lock is still held: after the
