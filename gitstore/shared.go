@@ -115,6 +115,10 @@ func (s *sharedSetting) read(path, home string, depth int) (err error) {
 			err = errAskGit
 		}
 	}()
+	low := bytes.ToLower(b)
+	if !bytes.Contains(low, []byte("sharedrepository")) && !bytes.Contains(low, []byte("include")) && !bytes.Contains(low, []byte("worktreeconfig")) {
+		return nil // nothing here can matter: no need to parse it
+	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // git skips a UTF-8 BOM
 	err = gcfg.ReadWithCallback(bytes.NewReader(b), func(section, subsection, key, value string, blank bool) error {
 		switch {

@@ -126,3 +126,15 @@ func countObjects(t *testing.T, dir string) int {
 	}
 	return n
 }
+
+// BenchmarkReadSharedPerm: the cost of reading the setting, once per
+// repository a process writes to (the config files git reads, no git).
+func BenchmarkReadSharedPerm(b *testing.B) {
+	dir, env := newRepo(b)
+	r := Repo{TopLevel: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git"), Git: Git{Dir: dir, Env: env}}
+	for i := 0; i < b.N; i++ {
+		if _, err := readSharedPerm(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
