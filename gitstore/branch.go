@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/yoimem/git-yoimem/internal/lockfile"
 	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -328,7 +329,7 @@ func (m *MemoryBranch) lock(ctx context.Context) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", m.Ref(), err)
 	}
-	l := lockfile.New(filepath.Join(m.Repo.CommonDir, "yoimem", "memory-branch.flock"), lockfile.Shared(perm))
+	l := lockfile.New(filepath.Join(m.Repo.CommonDir, "yoimem", "memory-branch.flock"), lockfile.Shared(sharedperm.Fixed(perm)))
 	timeout := m.LockTimeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second

@@ -48,7 +48,7 @@ type Lock struct {
 	path   string
 	holder string // the holder record's file; path when it is kept inside
 	fl     *flock.Flock
-	perm   sharedperm.Perm // core.sharedRepository, for a lock in a git directory
+	shared sharedperm.Source // core.sharedRepository, for a lock in a git directory
 }
 
 // Option changes how New sets up a Lock.
@@ -59,9 +59,10 @@ type Option func(*Lock)
 func HolderFile(path string) Option { return func(l *Lock) { l.holder = path } }
 
 // Shared gives the directories and files the lock creates the bits git
-// gives its own under core.sharedRepository (perm): a lock in a shared
-// repository's git directory is taken by every user of its group.
-func Shared(perm sharedperm.Perm) Option { return func(l *Lock) { l.perm = perm } }
+// gives its own under core.sharedRepository (read from src when the lock
+// file is to be created): a lock in a shared repository's git directory
+// is taken by every user of its group.
+func Shared(src sharedperm.Source) Option { return func(l *Lock) { l.shared = src } }
 
 // New returns a Lock on path; nothing is opened until it is taken.
 func New(path string, opts ...Option) *Lock {
@@ -170,7 +171,11 @@ func (l *Lock) SetHolder(v any) error {
 		if err := atomicfile.Write(l.holder, b, 0o644); err != nil {
 			return err
 		}
-		return l.perm.Adjust(l.holder)
+		perm, err := l.shared.Get()
+		if err != nil {
+			return err
+		}
+		return perm.Adjust(l.holder)
 	}
 	// In place: the locked file is the lock and is never replaced. A
 	// reader in the middle may see a torn record, which it reports as
@@ -211,13 +216,20 @@ func (l *Lock) Holder(v any) error {
 
 // create makes the locked file's directory and, in a shared repository,
 // the file itself, as git makes a lock file there (0666 with the umask
-// applying, then the shared bits); one that exists is left as it is.
-// Otherwise flock creates the file (0600).
+// applying, then the shared bits). A file that exists is left as it is,
+// without reading the setting; otherwise flock creates it (0600).
 func (l *Lock) create() error {
-	if !l.perm.Shared() {
+	if _, err := os.Lstat(l.path); err == nil {
+		return nil
+	}
+	perm, err := l.shared.Get()
+	if err != nil {
+		return err
+	}
+	if !perm.Shared() {
 		return os.MkdirAll(filepath.Dir(l.path), 0o755)
 	}
-	if err := l.perm.MkdirAll(filepath.Dir(l.path)); err != nil {
+	if err := perm.MkdirAll(filepath.Dir(l.path)); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(l.path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o666)
@@ -227,7 +239,7 @@ func (l *Lock) create() error {
 	if err != nil {
 		return err
 	}
-	aerr := l.perm.AdjustFile(f)
+	aerr := perm.AdjustFile(f)
 	return errors.Join(aerr, f.Close())
 }
 

@@ -19,7 +19,7 @@ func TestShared(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, "a", "b", "x.flock")
 	holder := filepath.Join(root, "a", "b", "x.holder")
-	l := New(path, Shared(sharedperm.Group), HolderFile(holder))
+	l := New(path, Shared(sharedperm.Fixed(sharedperm.Group)), HolderFile(holder))
 	if err := l.Acquire(context.Background(), time.Second); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,11 @@
 package sharedperm
 
 import (
+	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -87,5 +91,52 @@ func TestMode(t *testing.T) {
 		if got := tt.perm.mode(tt.old, true); got != tt.want {
 			t.Errorf("%#o.mode(%v) = %v, want %v", int(tt.perm), tt.old, got, tt.want)
 		}
+	}
+}
+
+func group() (Perm, error) { return Group, nil }
+
+// TestOpenAppend: a file created for appending, and the directories
+// made for it, are the group's in a shared repository; an existing file
+// is appended to without looking at the setting.
+func TestOpenAppend(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "a", "b", "log.jsonl")
+	f, err := OpenAppend(path, 0o644, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("one\n")
+	f.Close()
+	for _, p := range []string{filepath.Join(root, "a"), filepath.Join(root, "a", "b"), path} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode()&0o060 != 0o060 || fi.IsDir() && runtime.GOOS == "linux" && fi.Mode()&fs.ModeSetgid == 0 {
+			t.Errorf("%s is %v, not the group's", p, fi.Mode())
+		}
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err = OpenAppend(path, 0o644, func() (Perm, error) { return Umask, errors.New("not read") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("two\n")
+	f.Close()
+	b, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if string(b) != "one\ntwo\n" || fi.Mode().Perm() != 0o600 {
+		t.Errorf("after a second append: %q, %v", b, fi.Mode())
+	}
+	// A bad setting stops the creation, naming it.
+	_, err = OpenAppend(filepath.Join(root, "c", "x"), 0o644, func() (Perm, error) { return Parse("0400", false) })
+	if err == nil || !strings.Contains(err.Error(), Key) {
+		t.Errorf("OpenAppend with a bad setting = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "c")); err == nil {
+		t.Error("a directory was made under a bad setting")
 	}
 }

@@ -1,0 +1,56 @@
+package sharedperm
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Source gives the setting when a file is to be created: writers that
+// mostly find their files there read the configuration only then.
+type Source func() (Perm, error)
+
+// Fixed is a Source of p.
+func Fixed(p Perm) Source { return func() (Perm, error) { return p, nil } }
+
+// Get is the setting, Umask for a nil Source.
+func (s Source) Get() (Perm, error) {
+	if s == nil {
+		return Umask, nil
+	}
+	return s()
+}
+
+// OpenAppend opens the file at path for appending. One that exists is
+// opened as it is, without reading the setting; a missing one is created
+// with mode (the umask applying), its missing directories as MkdirAll
+// makes them, and both get the shared bits.
+func OpenAppend(path string, mode fs.FileMode, shared Source) (*os.File, error) {
+	for try := 0; ; try++ {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if !errors.Is(err, fs.ErrNotExist) || try == 3 {
+			return f, err
+		}
+		perm, err := shared.Get()
+		if err != nil {
+			return nil, err
+		}
+		if err := perm.MkdirAll(filepath.Dir(path)); err != nil {
+			return nil, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+		}
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, mode)
+		if errors.Is(err, fs.ErrExist) {
+			continue // another writer created it meanwhile
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := perm.AdjustFile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+}
