@@ -49,7 +49,11 @@ func readState(path string) (State, error) {
 // saveState writes the state atomically; durably when the pointer moved.
 func (r *Runner) saveState(st State, durable bool) error {
 	st.Format, st.Session, st.Log = string(r.Log.Format), r.Log.Session, r.Log.Path
-	if err := os.MkdirAll(r.StateDir, 0o755); err != nil {
+	perm, err := r.Shared.Get()
+	if err != nil {
+		return fmt.Errorf("save extract state: %w", err)
+	}
+	if err := perm.Dirs(r.StateDir, 0o755); err != nil {
 		return fmt.Errorf("save extract state: %w", err)
 	}
 	if durable {
@@ -58,8 +62,14 @@ func (r *Runner) saveState(st State, durable bool) error {
 		if err := atomicfile.Write(r.pointerPath(), st.Marshal(), 0o644); err != nil {
 			return fmt.Errorf("save extract pointer: %w", err)
 		}
+		if err := perm.Adjust(r.pointerPath()); err != nil {
+			return fmt.Errorf("save extract pointer: %w", err)
+		}
 	}
 	if err := atomicfile.Replace(r.statePath(), st.Marshal(), 0o644); err != nil {
+		return fmt.Errorf("save extract state: %w", err)
+	}
+	if err := perm.Adjust(r.statePath()); err != nil {
 		return fmt.Errorf("save extract state: %w", err)
 	}
 	return nil

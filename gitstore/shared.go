@@ -30,6 +30,11 @@ const maxIncludeDepth = 10
 // errAskGit means the files alone cannot say what git would read.
 var errAskGit = errors.New("ask git")
 
+// SharedPerm is core.sharedRepository as git reads it in r, for what is
+// written into its git directory (internal/sharedperm applies it). It is
+// read anew on every call: callers keep it for as long as they write.
+func SharedPerm(r Repo) (sharedperm.Perm, error) { return readSharedPerm(r) }
+
 // readSharedPerm is core.sharedRepository as git reads it in r: every
 // scope, the last setting winning. An invalid value is an error naming
 // the setting, as git refuses it.

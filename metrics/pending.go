@@ -130,10 +130,17 @@ func (l Local) MarkMoved(runID string, p Pending) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(l.Dir, 0o755); err != nil {
+	perm, err := l.Shared.Get()
+	if err != nil {
+		return err
+	}
+	if err := perm.Dirs(l.Dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", l.Dir, err)
 	}
-	return atomicfile.Write(l.movedPath(), append(b, '\n'), 0o644)
+	if err := atomicfile.Write(l.movedPath(), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return perm.Adjust(l.movedPath())
 }
 
 // readMoved reads moved.json; none means nothing was moved yet.

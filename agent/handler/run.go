@@ -133,7 +133,7 @@ func runExtract(ctx context.Context, w *workspace.Workspace, j Job, o RunOptions
 		return ExtractStatus{Result: ExtractNotDue} // nothing written yet
 	}
 	r := &extract.Runner{
-		Log: log, StateDir: w.ExtractStateDir(), YoiDir: w.YoiDir(),
+		Log: log, StateDir: w.ExtractStateDir(), Shared: w.SharedPerm, YoiDir: w.YoiDir(),
 		Threshold: w.Config.Int(config.KeyExtractTokenThreshold),
 		Model:     func() (llm.Provider, string, error) { return w.OpenModelFor(config.KeyExtractModel, "") },
 		Ledger:    w.Metrics().Tick,

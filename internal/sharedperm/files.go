@@ -23,10 +23,20 @@ func (s Source) Get() (Perm, error) {
 	return s()
 }
 
+// Dirs makes path and its missing parents for git-yoimem's own state in
+// the git directory: with mode when unshared (the umask applying, as
+// before the setting was honoured), as MkdirAll does when shared.
+func (p Perm) Dirs(path string, mode fs.FileMode) error {
+	if !p.Shared() {
+		return os.MkdirAll(path, mode)
+	}
+	return p.MkdirAll(path)
+}
+
 // OpenAppend opens the file at path for appending. One that exists is
 // opened as it is, without reading the setting; a missing one is created
-// with mode (the umask applying), its missing directories as MkdirAll
-// makes them, and both get the shared bits.
+// with mode (the umask applying), its missing directories as Dirs makes
+// them, and both get the shared bits.
 func OpenAppend(path string, mode fs.FileMode, shared Source) (*os.File, error) {
 	for try := 0; ; try++ {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
@@ -37,7 +47,7 @@ func OpenAppend(path string, mode fs.FileMode, shared Source) (*os.File, error) 
 		if err != nil {
 			return nil, err
 		}
-		if err := perm.MkdirAll(filepath.Dir(path)); err != nil {
+		if err := perm.Dirs(filepath.Dir(path), 0o755); err != nil {
 			return nil, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 		}
 		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, mode)
