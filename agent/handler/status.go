@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"os"
 	"path/filepath"
 	"sort"
@@ -66,16 +67,24 @@ type ConsolidationStatus struct {
 	Error     string                    `json:"error,omitempty"`
 }
 
-// writeStatus replaces a session's status file.
-func writeStatus(path string, s Status) error {
+// writeStatus replaces a session's status file, with the shared bits
+// (core.sharedRepository, from shared).
+func writeStatus(path string, s Status, shared sharedperm.Source) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	perm, err := shared.Get()
+	if err != nil {
+		return fmt.Errorf("status file %s: %w", path, err)
+	}
+	if err := perm.Dirs(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("status file %s: %w", path, err)
 	}
 	if err := atomicfile.Replace(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("status file %s: %w", path, err)
+	}
+	if err := perm.Adjust(path); err != nil {
 		return fmt.Errorf("status file %s: %w", path, err)
 	}
 	return nil
