@@ -35,6 +35,16 @@ var errAskGit = errors.New("ask git")
 // read anew on every call: callers keep it for as long as they write.
 func SharedPerm(r Repo) (sharedperm.Perm, error) { return readSharedPerm(r) }
 
+// SharedIn is the setting for files written in dir: SharedPerm when dir
+// is in r's common git directory (git adjusts only what is there, not a
+// core.hooksPath in the working tree), else the umask's.
+func SharedIn(r Repo, dir string) sharedperm.Source {
+	if !within(resolveExisting(filepath.Clean(dir)), r.CommonDir) {
+		return sharedperm.Fixed(sharedperm.Umask)
+	}
+	return func() (sharedperm.Perm, error) { return SharedPerm(r) }
+}
+
 // readSharedPerm is core.sharedRepository as git reads it in r: every
 // scope, the last setting winning. An invalid value is an error naming
 // the setting, as git refuses it.

@@ -138,3 +138,24 @@ func BenchmarkReadSharedPerm(b *testing.B) {
 		}
 	}
 }
+
+// TestSharedIn: a directory in the git directory gets the repository's
+// setting; one outside (core.hooksPath in the working tree) the umask's.
+func TestSharedIn(t *testing.T) {
+	dir, env := newRepo(t)
+	runGit(t, dir, env, "config", "core.sharedRepository", "group")
+	r := Repo{TopLevel: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git"), Git: Git{Dir: dir, Env: env}}
+	for _, tc := range []struct {
+		dir  string
+		want sharedperm.Perm
+	}{
+		{filepath.Join(dir, ".git", "hooks"), sharedperm.Group},
+		{filepath.Join(dir, ".git", "custom", "hooks"), sharedperm.Group},
+		{filepath.Join(dir, ".githooks"), sharedperm.Umask},
+		{filepath.Join(filepath.Dir(dir), "elsewhere"), sharedperm.Umask},
+	} {
+		if got, err := SharedIn(r, tc.dir).Get(); got != tc.want || err != nil {
+			t.Errorf("SharedIn(%s) = %#o, %v; want %#o", tc.dir, got, err, tc.want)
+		}
+	}
+}
