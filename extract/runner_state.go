@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
@@ -59,17 +58,11 @@ func (r *Runner) saveState(st State, durable bool) error {
 	if durable {
 		// The pointer moved: a copy that only moves with it, written
 		// durably, survives a crash that empties the state file.
-		if err := atomicfile.Write(r.pointerPath(), st.Marshal(), 0o644); err != nil {
-			return fmt.Errorf("save extract pointer: %w", err)
-		}
-		if err := perm.Adjust(r.pointerPath()); err != nil {
+		if err := perm.WriteFile(r.pointerPath(), st.Marshal(), 0o644, true); err != nil {
 			return fmt.Errorf("save extract pointer: %w", err)
 		}
 	}
-	if err := atomicfile.Replace(r.statePath(), st.Marshal(), 0o644); err != nil {
-		return fmt.Errorf("save extract state: %w", err)
-	}
-	if err := perm.Adjust(r.statePath()); err != nil {
+	if err := perm.WriteFile(r.statePath(), st.Marshal(), 0o644, false); err != nil {
 		return fmt.Errorf("save extract state: %w", err)
 	}
 	return nil

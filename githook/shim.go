@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/yoimem/git-yoimem/hooks"
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
 // Marker starts the line after the shebang of every shim; a hook file whose
@@ -226,10 +225,7 @@ func Install(dir string, opts Options) ([]ShimResult, error) {
 }
 
 func writeShim(path, name string, perm sharedperm.Perm) error {
-	if err := atomicfile.Write(path, []byte(Shim(name)), 0o755); err != nil {
-		return fmt.Errorf("install %s hook: %w", name, err)
-	}
-	if err := perm.Adjust(path); err != nil {
+	if err := perm.WriteFile(path, []byte(Shim(name)), 0o755, true); err != nil {
 		return fmt.Errorf("install %s hook: %w", name, err)
 	}
 	return nil

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
@@ -137,10 +136,7 @@ func (l Local) MarkMoved(runID string, p Pending) error {
 	if err := perm.Dirs(l.Dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", l.Dir, err)
 	}
-	if err := atomicfile.Write(l.movedPath(), append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return perm.Adjust(l.movedPath())
+	return perm.WriteFile(l.movedPath(), append(b, '\n'), 0o644, true)
 }
 
 // readMoved reads moved.json; none means nothing was moved yet.

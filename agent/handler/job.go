@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
-
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
 // Job is a background run to make: the extract check of a session's
@@ -106,10 +104,7 @@ func leave(path string, j Job, shared sharedperm.Source) error {
 	if err := perm.Dirs(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if err := atomicfile.Replace(path, b, 0o644); err != nil {
-		return err
-	}
-	return perm.Adjust(path)
+	return perm.WriteFile(path, b, 0o644, false)
 }
 
 // take reads and removes the job left at path; ok is false when none is.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/yoimem/git-yoimem/gitstore"
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
 // Extract results of a background run.
@@ -81,10 +80,7 @@ func writeStatus(path string, s Status, shared sharedperm.Source) error {
 	if err := perm.Dirs(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("status file %s: %w", path, err)
 	}
-	if err := atomicfile.Replace(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("status file %s: %w", path, err)
-	}
-	if err := perm.Adjust(path); err != nil {
+	if err := perm.WriteFile(path, append(b, '\n'), 0o644, false); err != nil {
 		return fmt.Errorf("status file %s: %w", path, err)
 	}
 	return nil

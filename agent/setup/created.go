@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
 // An uninstall that leaves a file holding nothing removes it only if
@@ -166,8 +164,5 @@ func (c *created) write() error {
 	if err := perm.Dirs(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(c.path, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return perm.Adjust(c.path)
+	return perm.WriteFile(c.path, append(b, '\n'), 0o644, true)
 }

@@ -228,7 +228,11 @@ func (c *Cache) keep(snap record.Snapshot, next *[]entry) int {
 // It returns the new file's modification time. The file gets perm's
 // shared bits.
 func writeReplace(path string, perm sharedperm.Perm, write func(io.Writer) error) (int64, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	create := os.CreateTemp // 0600: private, unshared
+	if perm.Shared() {
+		create = func(dir, pattern string) (*os.File, error) { return perm.CreateTemp(dir, pattern, 0o644) }
+	}
+	f, err := create(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return 0, err
 	}
@@ -236,9 +240,6 @@ func writeReplace(path string, perm sharedperm.Perm, write func(io.Writer) error
 	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
-	}
-	if err == nil {
-		err = perm.AdjustFile(f)
 	}
 	var fi os.FileInfo
 	if err == nil {

@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
@@ -168,14 +167,11 @@ func (l *Lock) SetHolder(v any) error {
 	}
 	b = append(b, '\n')
 	if l.holder != l.path {
-		if err := atomicfile.Write(l.holder, b, 0o644); err != nil {
-			return err
-		}
 		perm, err := l.shared.Get()
 		if err != nil {
 			return err
 		}
-		return perm.Adjust(l.holder)
+		return perm.WriteFile(l.holder, b, 0o644, true)
 	}
 	// In place: the locked file is the lock and is never replaced. A
 	// reader in the middle may see a torn record, which it reports as

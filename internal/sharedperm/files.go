@@ -4,8 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
 // Source gives the setting when a file is to be created: writers that
@@ -21,6 +26,45 @@ func (s Source) Get() (Perm, error) {
 		return Umask, nil
 	}
 	return s()
+}
+
+// WriteFile replaces the file at path with content atomically
+// (internal/atomicfile; durably or not). Unshared, it gets mode, as
+// atomicfile gives it; shared, it is born with mode under the umask, as
+// git creates its files, and gets the shared bits.
+func (p Perm) WriteFile(path string, content []byte, mode fs.FileMode, durable bool) error {
+	if !p.Shared() {
+		if durable {
+			return atomicfile.Write(path, content, mode)
+		}
+		return atomicfile.Replace(path, content, mode)
+	}
+	return atomicfile.WriteCreated(path, content, durable, func(dir, pattern string) (*os.File, error) {
+		return p.CreateTemp(dir, pattern, mode)
+	})
+}
+
+// CreateTemp creates a new file in dir named by pattern (a "*" replaced
+// by a random string, as os.CreateTemp does) with mode under the umask,
+// and gives it the shared bits.
+func (p Perm) CreateTemp(dir, pattern string, mode fs.FileMode) (*os.File, error) {
+	prefix, suffix, _ := strings.Cut(pattern, "*")
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36)+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, mode)
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := p.AdjustFile(f); err != nil {
+			f.Close()
+			os.Remove(name)
+			return nil, err
+		}
+		return f, nil
+	}
 }
 
 // Dirs makes path and its missing parents for git-yoimem's own state in

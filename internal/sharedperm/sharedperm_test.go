@@ -140,3 +140,29 @@ func TestOpenAppend(t *testing.T) {
 		t.Error("a directory was made under a bad setting")
 	}
 }
+
+// TestWriteFile: unshared, a file is replaced with the mode given, as
+// atomicfile does; shared, it is born as git's files are (the mode asked
+// of open(2), the umask applying) and gets the shared bits: never more
+// for others than the mode and the umask allow.
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	if err := Umask.WriteFile(path, []byte("a\n"), 0o640, true); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
+		t.Errorf("unshared: %v, want 0640", fi.Mode())
+	}
+	if err := Group.WriteFile(path, []byte("b\n"), 0o600, false); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(path)
+	if b, _ := os.ReadFile(path); string(b) != "b\n" || fi.Mode().Perm() != 0o660 {
+		t.Errorf("shared: %q %v, want 0660", b, fi.Mode())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d files left, want 1", len(entries))
+	}
+}
