@@ -59,6 +59,7 @@ func readSharedPerm(r Repo) (sharedperm.Perm, error) {
 		if i == len(files)-1 && !s.worktreeConfig {
 			break // config.worktree counts only under extensions.worktreeConfig
 		}
+		s.local = i == len(files)-2 // the repository's own config
 		if err := s.read(f, getenv("HOME"), 0); errors.Is(err, errAskGit) {
 			return sharedPermFromGit(r)
 		} else if err != nil {
@@ -68,7 +69,11 @@ func readSharedPerm(r Repo) (sharedperm.Perm, error) {
 	if !s.set {
 		return sharedperm.Umask, nil
 	}
-	return sharedperm.Parse(s.value, s.noValue)
+	p, err := sharedperm.Parse(s.value, s.noValue)
+	if err != nil {
+		return p, fmt.Errorf("%s: %w", s.origin, err)
+	}
+	return p, nil
 }
 
 // getenv reads the environment git runs with in r (its Env, or the
@@ -109,7 +114,9 @@ func commandLineMay(getenv func(string) string) bool {
 type sharedSetting struct {
 	set, noValue   bool
 	value          string
-	worktreeConfig bool // extensions.worktreeConfig, for config.worktree
+	origin         string // the file that set it
+	local          bool   // reading the repository's config
+	worktreeConfig bool   // its extensions.worktreeConfig, for config.worktree
 }
 
 // read adds the settings of the config file at path (a missing one has
@@ -148,8 +155,8 @@ func (s *sharedSetting) read(path, home string, depth int) (err error) {
 			return s.include(path, value, home, depth)
 		case subsection != "":
 		case strings.EqualFold(section, "core") && strings.EqualFold(key, "sharedRepository"):
-			s.set, s.value, s.noValue = true, value, blank
-		case strings.EqualFold(section, "extensions") && strings.EqualFold(key, "worktreeConfig"):
+			s.set, s.value, s.noValue, s.origin = true, value, blank, path
+		case s.local && strings.EqualFold(section, "extensions") && strings.EqualFold(key, "worktreeConfig"):
 			s.worktreeConfig = !configFalse(value, blank)
 		}
 		return nil

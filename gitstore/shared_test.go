@@ -35,7 +35,8 @@ func TestReadSharedPerm(t *testing.T) {
 		{name: "include", global: "[include]\n\tpath = included\n", want: sharedperm.Everybody},
 		{name: "command line", extra: []string{"GIT_CONFIG_PARAMETERS='core.sharedrepository'='0660'"}, want: -0o660},
 		{name: "command line count", extra: []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.sharedRepository", "GIT_CONFIG_VALUE_0=group"}, want: sharedperm.Group},
-		{name: "bad value", local: "[core]\n\tsharedRepository = sometimes\n", wantErr: "core.sharedRepository"},
+		{name: "bad value", local: "[core]\n\tsharedRepository = sometimes\n", wantErr: ".git/config: core.sharedRepository"},
+		{name: "the extension only in the repository", global: "[extensions]\n\tworktreeConfig = true\n", wtFile: "[core]\n\tsharedRepository = group\n", want: sharedperm.Umask},
 		{name: "owner without write", local: "[core]\n\tsharedRepository = 0440\n", wantErr: "owner of files"},
 	}
 	for _, tt := range tests {
