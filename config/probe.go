@@ -24,30 +24,7 @@ func MayHaveGitSettings(gitDir, commonDir string, getenv func(string) string) bo
 			}
 		}
 	}
-	var files []string
-	if !envBool(getenv("GIT_CONFIG_NOSYSTEM")) {
-		sys := getenv("GIT_CONFIG_SYSTEM")
-		if sys == "" {
-			sys = "/etc/gitconfig"
-		}
-		files = append(files, sys)
-	}
-	if global := getenv("GIT_CONFIG_GLOBAL"); global != "" {
-		files = append(files, global)
-	} else {
-		home := getenv("HOME")
-		xdg := getenv("XDG_CONFIG_HOME")
-		if xdg == "" && home != "" {
-			xdg = filepath.Join(home, ".config")
-		}
-		if xdg != "" {
-			files = append(files, filepath.Join(xdg, "git", "config"))
-		}
-		if home != "" {
-			files = append(files, filepath.Join(home, ".gitconfig"))
-		}
-	}
-	files = append(files, filepath.Join(commonDir, "config"), filepath.Join(gitDir, "config.worktree"))
+	files := GitFiles(gitDir, commonDir, getenv)
 	for _, f := range files {
 		if f == "/dev/null" {
 			continue
@@ -105,4 +82,38 @@ func envBool(s string) bool {
 	}
 	n, err := strconv.ParseInt(s, 0, 64)
 	return err == nil && n != 0
+}
+
+// GitFiles lists the configuration files git reads in a repository, in
+// its order: the system file (unless GIT_CONFIG_NOSYSTEM), the global
+// ones (GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config and
+// ~/.gitconfig), the repository's config, and last the worktree's
+// config.worktree, which git reads only under extensions.worktreeConfig.
+// Includes and command-line settings (GIT_CONFIG_PARAMETERS) are the
+// caller's to look at.
+func GitFiles(gitDir, commonDir string, getenv func(string) string) []string {
+	var files []string
+	if !envBool(getenv("GIT_CONFIG_NOSYSTEM")) {
+		sys := getenv("GIT_CONFIG_SYSTEM")
+		if sys == "" {
+			sys = "/etc/gitconfig"
+		}
+		files = append(files, sys)
+	}
+	if global := getenv("GIT_CONFIG_GLOBAL"); global != "" {
+		files = append(files, global)
+	} else {
+		home := getenv("HOME")
+		xdg := getenv("XDG_CONFIG_HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		}
+		if home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	return append(files, filepath.Join(commonDir, "config"), filepath.Join(gitDir, "config.worktree"))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"path/filepath"
 	"time"
 
@@ -33,6 +34,10 @@ type Runner struct {
 	// StateDir is the machine-local state of foreign logs' pointers and
 	// the in-flight locks: $(git rev-parse --git-common-dir)/yoimem/extract.
 	StateDir string
+	// Shared is the repository's core.sharedRepository, read when the
+	// state directory, a state file or a lock is written (nil: the
+	// umask's bits).
+	Shared sharedperm.Source
 	// YoiDir is the workspace's .yoi/; staging files go to its
 	// memory/_staging/. It must exist for a run to call the model.
 	YoiDir    string

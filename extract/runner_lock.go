@@ -15,7 +15,7 @@ import (
 // dies releases it with its process (stale-safe); the file names the
 // holder for people.
 func (r *Runner) lock(ctx context.Context, wait time.Duration) (unlock func(), held bool, err error) {
-	l := lockfile.New(filepath.Join(r.StateDir, r.Log.Key()+".lock"))
+	l := lockfile.New(filepath.Join(r.StateDir, r.Log.Key()+".lock"), lockfile.Shared(r.Shared))
 	err = l.Acquire(ctx, wait)
 	switch {
 	case errors.Is(err, lockfile.ErrHeld):

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
@@ -49,17 +48,21 @@ func readState(path string) (State, error) {
 // saveState writes the state atomically; durably when the pointer moved.
 func (r *Runner) saveState(st State, durable bool) error {
 	st.Format, st.Session, st.Log = string(r.Log.Format), r.Log.Session, r.Log.Path
-	if err := os.MkdirAll(r.StateDir, 0o755); err != nil {
+	perm, err := r.Shared.Get()
+	if err != nil {
+		return fmt.Errorf("save extract state: %w", err)
+	}
+	if err := perm.Dirs(r.StateDir, 0o755); err != nil {
 		return fmt.Errorf("save extract state: %w", err)
 	}
 	if durable {
 		// The pointer moved: a copy that only moves with it, written
 		// durably, survives a crash that empties the state file.
-		if err := atomicfile.Write(r.pointerPath(), st.Marshal(), 0o644); err != nil {
+		if err := perm.WriteFile(r.pointerPath(), st.Marshal(), 0o644, true); err != nil {
 			return fmt.Errorf("save extract pointer: %w", err)
 		}
 	}
-	if err := atomicfile.Replace(r.statePath(), st.Marshal(), 0o644); err != nil {
+	if err := perm.WriteFile(r.statePath(), st.Marshal(), 0o644, false); err != nil {
 		return fmt.Errorf("save extract state: %w", err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"io"
 	"io/fs"
 	"os"
@@ -11,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/yoimem/git-yoimem/hooks"
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
 // Marker starts the line after the shebang of every shim; a hook file whose
@@ -66,6 +66,10 @@ type Options struct {
 	// Chain keeps each foreign hook as <name>.yoimem-prev and has the shim
 	// run it first, instead of refusing.
 	Chain bool
+	// Shared is the repository's core.sharedRepository when the hooks
+	// directory is in its git directory: the shims, and a directory made
+	// for them, get the bits git gives files there (nil: the umask's).
+	Shared sharedperm.Source
 }
 
 // ErrForeignHook is matched (errors.Is) by a *ForeignHookError.
@@ -198,16 +202,20 @@ func Install(dir string, opts Options) ([]ShimResult, error) {
 	if len(taken) > 0 {
 		return nil, &PrevExistsError{Paths: taken}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	perm, err := opts.Shared.Get()
+	if err != nil {
+		return nil, err
+	}
+	if err := perm.Dirs(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create hooks directory: %w", err)
 	}
 	for i, r := range results {
 		var err error
 		switch r.Action {
 		case Installed, Upgraded:
-			err = writeShim(r.Path, r.Hook)
+			err = writeShim(r.Path, r.Hook, perm)
 		case Chained:
-			err = chain(r.Path, r.Hook)
+			err = chain(r.Path, r.Hook, perm)
 		}
 		if err != nil {
 			return results[:i], err
@@ -216,8 +224,8 @@ func Install(dir string, opts Options) ([]ShimResult, error) {
 	return results, nil
 }
 
-func writeShim(path, name string) error {
-	if err := atomicfile.Write(path, []byte(Shim(name)), 0o755); err != nil {
+func writeShim(path, name string, perm sharedperm.Perm) error {
+	if err := perm.WriteFile(path, []byte(Shim(name)), 0o755, true); err != nil {
 		return fmt.Errorf("install %s hook: %w", name, err)
 	}
 	return nil
@@ -225,12 +233,12 @@ func writeShim(path, name string) error {
 
 // chain moves the foreign hook at path aside and writes the shim; if the
 // shim cannot be written the hook is moved back.
-func chain(path, name string) error {
+func chain(path, name string, perm sharedperm.Perm) error {
 	prev := path + PrevSuffix
 	if err := os.Rename(path, prev); err != nil {
 		return fmt.Errorf("chain %s hook: %w", name, err)
 	}
-	if err := writeShim(path, name); err != nil {
+	if err := writeShim(path, name, perm); err != nil {
 		if rerr := os.Rename(prev, path); rerr != nil {
 			return fmt.Errorf("%w; and moving it back failed: %v", err, rerr)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/yoimem/git-yoimem/internal/lockfile"
 	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -297,7 +298,11 @@ func (m *MemoryBranch) swap(ctx context.Context, newHash, old, msg, restart stri
 // lock-file protocol on the files backend, else with git update-ref. A
 // ref that moved meanwhile is errRefMoved.
 func swapRef(ctx context.Context, r Repo, objs *Objects, ref, newHash, old, reflogMsg string, who Signature) error {
-	err := swapRefFile(r.CommonDir, ref, newHash, old, reflogMsg, who)
+	perm, err := objs.sharedPerm()
+	if err != nil {
+		return fmt.Errorf("move %s: %w", ref, err)
+	}
+	err = swapRefFile(r.CommonDir, perm, ref, newHash, old, reflogMsg, who)
 	if !errors.Is(err, errNotFilesBackend) {
 		return err
 	}
@@ -320,12 +325,16 @@ func swapRef(ctx context.Context, r Repo, objs *Objects, ref, newHash, old, refl
 // released by the kernel when the holder dies, so a crash leaves no stale
 // lock.
 func (m *MemoryBranch) lock(ctx context.Context) (func(), error) {
-	l := lockfile.New(filepath.Join(m.Repo.CommonDir, "yoimem", "memory-branch.flock"))
+	perm, err := m.Objects.sharedPerm()
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", m.Ref(), err)
+	}
+	l := lockfile.New(filepath.Join(m.Repo.CommonDir, "yoimem", "memory-branch.flock"), lockfile.Shared(sharedperm.Fixed(perm)))
 	timeout := m.LockTimeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	err := l.Acquire(ctx, timeout)
+	err = l.Acquire(ctx, timeout)
 	switch {
 	case errors.Is(err, lockfile.ErrHeld):
 		return nil, fmt.Errorf("%s: %w (waited %s)", l.Path(), ErrLocked, timeout)

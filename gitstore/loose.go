@@ -11,6 +11,7 @@ import (
 	"github.com/yoimem/git-yoimem/internal/quote"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,26 +48,43 @@ func (o *Objects) writeLoose(kind plumbing.ObjectType, content []byte) (plumbing
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("compress %s %s: %w", kind, name, err)
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	perm, err := o.sharedPerm()
+	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write object %s: %w", name, err)
 	}
-	tmp, err := os.CreateTemp(dir, "tmp_obj_")
+	if err := perm.Mkdir(dir); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write object %s: %w", name, err)
+	}
+	tmp, err := createObjectTemp(dir)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write object %s: %w", name, err)
 	}
 	_, werr := tmp.Write(buf.Bytes())
+	aerr := perm.AdjustFile(tmp)
 	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
+	if werr != nil || aerr != nil || cerr != nil {
 		os.Remove(tmp.Name())
-		return plumbing.ZeroHash, fmt.Errorf("write object %s: %w", name, errors.Join(werr, cerr))
+		return plumbing.ZeroHash, fmt.Errorf("write object %s: %w", name, errors.Join(werr, aerr, cerr))
 	}
-	_ = os.Chmod(tmp.Name(), 0o444)
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
 		return plumbing.ZeroHash, fmt.Errorf("write object %s: %w", name, err)
 	}
 	o.loose.add(name)
 	return h, nil
+}
+
+// createObjectTemp creates a temporary object file in dir the way git
+// does (git_mkstemp_mode): read-only, 0444 with the umask applying, and
+// still open for writing.
+func createObjectTemp(dir string) (*os.File, error) {
+	for try := 0; ; try++ {
+		path := filepath.Join(dir, "tmp_obj_"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o444)
+		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
+			return f, err
+		}
+	}
 }
 
 // compress deflates an object with one reused writer: a new zlib writer

@@ -23,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 )
 
 // ErrSHA256 means the repository uses SHA-256 object names, which the
@@ -41,6 +42,13 @@ type Objects struct {
 	alternates []string // objects directories it borrows from (objects/info/alternates)
 	loose      looseNames
 
+	// shared is core.sharedRepository, read on the first write (readers
+	// never need it): the bits of what is written into the git directory.
+	repo       Repo
+	sharedOnce sync.Once
+	shared     sharedperm.Perm
+	sharedErr  error
+
 	zmu sync.Mutex
 	zw  *zlib.Writer  // reused by compress
 	zr  io.ReadCloser // reused by readLoose (a zlib.Resetter)
@@ -58,7 +66,13 @@ func OpenObjects(r Repo) (*Objects, error) {
 	// whole into memory: a reader takes only what its limit allows.
 	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCacheBytes), filesystem.Options{LargeObjectThreshold: packStreamBytes, MaxOpenDescriptors: maxOpenPacks})
 	objectsDir := filepath.Join(r.CommonDir, "objects")
-	return &Objects{st: st, objectsDir: objectsDir, alternates: alternates(objectsDir, 0)}, nil
+	return &Objects{st: st, objectsDir: objectsDir, alternates: alternates(objectsDir, 0), repo: r}, nil
+}
+
+// sharedPerm is the repository's core.sharedRepository, read once.
+func (o *Objects) sharedPerm() (sharedperm.Perm, error) {
+	o.sharedOnce.Do(func() { o.shared, o.sharedErr = readSharedPerm(o.repo) })
+	return o.shared, o.sharedErr
 }
 
 // objectCacheBytes bounds go-git's cache of packed objects read (trees,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 )
 
 // errNotFilesBackend means the refs are not plain files (reftable, or
@@ -24,16 +25,18 @@ var errNotFilesBackend = errors.New("refs are not plain files here")
 // it, as we fail on theirs), check the current value (loose, else packed)
 // is old ("" = must not exist), write the new value, append the reflog
 // line, rename the lock over the ref. errRefMoved reports a lost race.
-func swapRefFile(commonDir, ref, newHash, old, reflogMsg string, who Signature) error {
+// Directories, the lock (the ref to be) and the reflog get git's bits
+// under core.sharedRepository (perm), as git's own would.
+func swapRefFile(commonDir string, perm sharedperm.Perm, ref, newHash, old, reflogMsg string, who Signature) error {
 	if format, err := repoExtension(commonDir, "refstorage"); err != nil || (format != "" && format != "files") {
 		return errNotFilesBackend
 	}
 	path := filepath.Join(commonDir, filepath.FromSlash(ref))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := perm.MkdirAll(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
 	lock := path + ".lock"
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%w: %s is locked by another git process", errRefMoved, ref)
 	}
@@ -47,6 +50,9 @@ func swapRefFile(commonDir, ref, newHash, old, reflogMsg string, who Signature) 
 			os.Remove(lock)
 		}
 	}()
+	if err := perm.AdjustFile(f); err != nil {
+		return fmt.Errorf("lock %s: %w", ref, err)
+	}
 	cur, err := currentRef(commonDir, path, ref)
 	if err != nil {
 		return err
@@ -60,7 +66,7 @@ func swapRefFile(commonDir, ref, newHash, old, reflogMsg string, who Signature) 
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", lock, err)
 	}
-	if err := appendReflog(commonDir, ref, old, newHash, reflogMsg, who); err != nil {
+	if err := appendReflog(commonDir, perm, ref, old, newHash, reflogMsg, who); err != nil {
 		return err
 	}
 	if err := os.Rename(lock, path); err != nil {
@@ -114,12 +120,13 @@ func currentRef(commonDir, path, ref string) (string, error) {
 }
 
 // appendReflog adds git's reflog line: old new identity time zone TAB msg.
-func appendReflog(commonDir, ref, old, newHash, msg string, who Signature) error {
+// Like git, it gives the reflog the shared bits on every write.
+func appendReflog(commonDir string, perm sharedperm.Perm, ref, old, newHash, msg string, who Signature) error {
 	if old == "" {
 		old = plumbing.ZeroHash.String()
 	}
 	path := filepath.Join(commonDir, "logs", filepath.FromSlash(ref))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := perm.MkdirAll(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("create reflog of %s: %w", ref, err)
 	}
 	when := who.When
@@ -127,8 +134,12 @@ func appendReflog(commonDir, ref, old, newHash, msg string, who Signature) error
 		when = time.Now()
 	}
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, newHash, oneLine(who.Name), oneLine(who.Email), when.Unix(), when.Format("-0700"), oneLine(msg))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
 	if err != nil {
+		return fmt.Errorf("reflog of %s: %w", ref, err)
+	}
+	if err := perm.AdjustFile(f); err != nil {
+		f.Close()
 		return fmt.Errorf("reflog of %s: %w", ref, err)
 	}
 	if _, err := f.WriteString(line); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/internal/atomicfile"
 	"github.com/yoimem/git-yoimem/internal/lockfile"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -30,6 +31,9 @@ type WorktreeStore struct {
 	// LockWait bounds the wait for another process's lock (0: 30s);
 	// ErrRecordsLocked past it.
 	LockWait time.Duration
+	// Shared is the repository's core.sharedRepository, read when the
+	// lock file is created (nil: the umask's bits).
+	Shared sharedperm.Source
 
 	once  sync.Once
 	queue chan struct{} // this store's writers: holding it is having sent to it
@@ -63,7 +67,7 @@ func (s *WorktreeStore) Lock(ctx context.Context) (func(), error) {
 	if wait <= 0 {
 		wait = 30 * time.Second
 	}
-	l := lockfile.New(s.LockFile)
+	l := lockfile.New(s.LockFile, lockfile.Shared(s.Shared))
 	if err := l.Acquire(ctx, wait); err != nil {
 		release()
 		switch {

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
@@ -130,10 +129,14 @@ func (l Local) MarkMoved(runID string, p Pending) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(l.Dir, 0o755); err != nil {
+	perm, err := l.Shared.Get()
+	if err != nil {
+		return err
+	}
+	if err := perm.Dirs(l.Dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", l.Dir, err)
 	}
-	return atomicfile.Write(l.movedPath(), append(b, '\n'), 0o644)
+	return perm.WriteFile(l.movedPath(), append(b, '\n'), 0o644, true)
 }
 
 // readMoved reads moved.json; none means nothing was moved yet.

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/yoimem/git-yoimem/internal/quote"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"github.com/yoimem/git-yoimem/internal/tokens"
 )
 
@@ -23,6 +24,9 @@ import (
 // Pending). Nothing here is committed, and nothing is removed.
 type Local struct {
 	Dir string // <git-common-dir>/yoimem
+	// Shared is the repository's core.sharedRepository, read when a
+	// file or directory is created (nil: the umask's bits).
+	Shared sharedperm.Source
 }
 
 func (l Local) eventsDir() string  { return filepath.Join(l.Dir, "events") }
@@ -33,11 +37,8 @@ func (l Local) Append(session string, events ...Event) error {
 	if err := CheckSession(session); err != nil {
 		return fmt.Errorf("session %s: %w", quote.Value(session), err)
 	}
-	if err := os.MkdirAll(l.eventsDir(), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", l.eventsDir(), err)
-	}
 	path := filepath.Join(l.eventsDir(), session+".jsonl")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := sharedperm.OpenAppend(path, 0o644, l.Shared)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
@@ -67,10 +68,7 @@ func writeEvents(w io.Writer, events []Event) error {
 
 // Tick appends a token-clock reading to the ledger.
 func (l Local) Tick(t Tick) error {
-	if err := os.MkdirAll(l.Dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(l.ledgerPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := sharedperm.OpenAppend(l.ledgerPath(), 0o644, l.Shared)
 	if err != nil {
 		return err
 	}

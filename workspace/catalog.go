@@ -36,6 +36,7 @@ func (w *Workspace) OpenCatalog(factsOnly bool, dirs ...string) *Catalog {
 	if err != nil {
 		w.env.warn("%v (continuing without it)", err)
 	}
+	c.SetShared(w.SharedPerm)
 	return &Catalog{env: w.env, cache: c}
 }
 

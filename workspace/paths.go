@@ -7,6 +7,7 @@ import (
 
 	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"github.com/yoimem/git-yoimem/record"
 )
 
@@ -22,6 +23,11 @@ func (w *Workspace) StagingDir() string {
 // LocalDir is the machine-local state that is never committed:
 // $(git rev-parse --git-common-dir)/yoimem/, shared by linked worktrees.
 func (w *Workspace) LocalDir() string { return filepath.Join(w.Repo.CommonDir, "yoimem") }
+
+// SharedPerm is the repository's core.sharedRepository: the bits of what
+// is written into the git directory, LocalDir included (read anew on each
+// call; the writers read it when they create a file).
+func (w *Workspace) SharedPerm() (sharedperm.Perm, error) { return gitstore.SharedPerm(w.Repo) }
 
 // ExtractStateDir holds extract's pointers, scan state and in-flight
 // locks for the logs of foreign agents.

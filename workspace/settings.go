@@ -40,6 +40,7 @@ func (w *Workspace) Tools() *memory.Tools {
 			Root:     w.Root,
 			LockFile: w.RecordsLockFile(),
 			MaxRead:  w.Config.Int(config.KeyLintMaxFileBytes),
+			Shared:   w.SharedPerm,
 		},
 		Lint: w.LintOptions(),
 	}

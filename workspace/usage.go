@@ -42,7 +42,9 @@ func OwnSession(prefix string) string {
 
 // Metrics is this machine's usage store: the journals of pending events
 // per session and the token ledger, in LocalDir.
-func (w *Workspace) Metrics() metrics.Local { return metrics.Local{Dir: w.LocalDir()} }
+func (w *Workspace) Metrics() metrics.Local {
+	return metrics.Local{Dir: w.LocalDir(), Shared: w.SharedPerm}
+}
 
 // RecordUse journals explicit reads of records (how: search, slug, read)
 // for session. paths may be printed (".yoi/knowledge/x.md") or

@@ -270,7 +270,7 @@ func TestLastRuns(t *testing.T) {
 	}
 	for i, id := range []string{"a", "b"} {
 		s := Status{Agent: "claude-code", SessionID: id, StartedAt: now.Add(time.Duration(i) * time.Minute)}
-		if err := writeStatus(StatusFile(dir, "claude-code", id), s); err != nil {
+		if err := writeStatus(StatusFile(dir, "claude-code", id), s, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -298,8 +298,8 @@ func TestLastRuns(t *testing.T) {
 
 func TestOpenLogRotates(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "agent", "claude-code.log")
-	Logf(path, 100, now, session, "%s", strings.Repeat("x", 120))
-	Logf(path, 100, now, session, "second")
+	Logf(path, 100, nil, now, session, "%s", strings.Repeat("x", 120))
+	Logf(path, 100, nil, now, session, "second")
 	cur, _ := os.ReadFile(path)
 	old, _ := os.ReadFile(path + ".1")
 	if !strings.Contains(string(cur), "second") || strings.Contains(string(cur), "xxx") || !strings.Contains(string(old), "xxx") {

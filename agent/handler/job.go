@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"time"
-
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
 // Job is a background run to make: the extract check of a session's
@@ -63,11 +62,13 @@ type Spawner struct {
 	Env      []string // its environment (nil: this process's)
 	Log      string   // the agent's log (LogFile)
 	LogBytes int64    // rotation size (0: DefaultLogBytes)
+	// Shared is the repository's core.sharedRepository, for a log created.
+	Shared sharedperm.Source
 }
 
 // Spawn starts the job's process and returns once it has started.
 func (s Spawner) Spawn(j Job) error {
-	f, err := OpenLog(s.Log, s.LogBytes)
+	f, err := OpenLog(s.Log, s.LogBytes, s.Shared)
 	if err != nil {
 		return err
 	}
@@ -89,16 +90,21 @@ func pendingFile(dir, agentName, session string) string {
 	return filepath.Join(runsDir(dir, agentName), fileName(session)+".next")
 }
 
-// leave writes the job for whoever holds the session's lock.
-func leave(path string, j Job) error {
+// leave writes the job for whoever holds the session's lock, with the
+// shared bits (core.sharedRepository, from shared).
+func leave(path string, j Job, shared sharedperm.Source) error {
 	b, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	perm, err := shared.Get()
+	if err != nil {
 		return err
 	}
-	return atomicfile.Replace(path, b, 0o644)
+	if err := perm.Dirs(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return perm.WriteFile(path, b, 0o644, false)
 }
 
 // take reads and removes the job left at path; ok is false when none is.

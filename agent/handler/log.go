@@ -2,8 +2,8 @@ package handler
 
 import (
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -14,13 +14,11 @@ const DefaultLogBytes = 1 << 20
 
 // OpenLog opens an agent's log for appending, rotating it first when it
 // has reached limit bytes (DefaultLogBytes when limit is not positive).
-// The background process writes its output to it.
-func OpenLog(path string, limit int64) (*os.File, error) {
+// The background process writes its output to it. A log created, and its
+// directories, get the shared bits (core.sharedRepository, from shared).
+func OpenLog(path string, limit int64, shared sharedperm.Source) (*os.File, error) {
 	if limit <= 0 {
 		limit = DefaultLogBytes
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("agent log %s: %w", path, err)
 	}
 	if fi, err := os.Stat(path); err == nil && fi.Size() >= limit {
 		// Two processes may both rotate: the second renames a fresh log
@@ -29,7 +27,7 @@ func OpenLog(path string, limit int64) (*os.File, error) {
 			return nil, fmt.Errorf("rotate agent log %s: %w", path, err)
 		}
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := sharedperm.OpenAppend(path, 0o644, shared)
 	if err != nil {
 		return nil, fmt.Errorf("agent log %s: %w", path, err)
 	}
@@ -39,8 +37,8 @@ func OpenLog(path string, limit int64) (*os.File, error) {
 // Logf appends one line to an agent's log: the time, the session and
 // the message. A log that cannot be written is dropped: the hook's
 // answer matters more than its log.
-func Logf(path string, limit int64, now time.Time, session, format string, args ...any) {
-	f, err := OpenLog(path, limit)
+func Logf(path string, limit int64, shared sharedperm.Source, now time.Time, session, format string, args ...any) {
+	f, err := OpenLog(path, limit, shared)
 	if err != nil {
 		return
 	}

@@ -56,10 +56,10 @@ func (o RunOptions) now() time.Time {
 func Run(ctx context.Context, w *workspace.Workspace, j Job, o RunOptions) error {
 	dir := StateDir(w)
 	pending := pendingFile(dir, j.Agent, j.Session)
-	if err := leave(pending, j); err != nil {
+	if err := leave(pending, j, w.SharedPerm); err != nil {
 		return fmt.Errorf("session %s: leave the job: %w", j.Session, err)
 	}
-	lock := lockfile.New(filepath.Join(runsDir(dir, j.Agent), fileName(j.Session)+".lock"))
+	lock := lockfile.New(filepath.Join(runsDir(dir, j.Agent), fileName(j.Session)+".lock"), lockfile.Shared(w.SharedPerm))
 	for {
 		ok, err := lock.TryLock()
 		if err != nil {
@@ -112,13 +112,13 @@ func runJob(ctx context.Context, w *workspace.Workspace, j Job, o RunOptions) St
 	path := StatusFile(dir, j.Agent, j.Session)
 	s := Status{Agent: j.Agent, SessionID: j.Session, Event: j.Event, Transcript: j.Transcript, Until: j.Until,
 		LogPath: LogFile(dir, j.Agent), StartedAt: o.now().UTC()}
-	if err := writeStatus(path, s); err != nil {
+	if err := writeStatus(path, s, w.SharedPerm); err != nil {
 		o.logf("%v", err)
 	}
 	s.Extract = runExtract(ctx, w, j, o)
 	s.Consolidation = runConsolidation(ctx, w, o)
 	s.FinishedAt = o.now().UTC()
-	if err := writeStatus(path, s); err != nil {
+	if err := writeStatus(path, s, w.SharedPerm); err != nil {
 		o.logf("%v", err)
 	}
 	return s
@@ -133,7 +133,7 @@ func runExtract(ctx context.Context, w *workspace.Workspace, j Job, o RunOptions
 		return ExtractStatus{Result: ExtractNotDue} // nothing written yet
 	}
 	r := &extract.Runner{
-		Log: log, StateDir: w.ExtractStateDir(), YoiDir: w.YoiDir(),
+		Log: log, StateDir: w.ExtractStateDir(), Shared: w.SharedPerm, YoiDir: w.YoiDir(),
 		Threshold: w.Config.Int(config.KeyExtractTokenThreshold),
 		Model:     func() (llm.Provider, string, error) { return w.OpenModelFor(config.KeyExtractModel, "") },
 		Ledger:    w.Metrics().Tick,

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/yoimem/git-yoimem/gitstore"
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
 // Extract results of a background run.
@@ -66,16 +66,21 @@ type ConsolidationStatus struct {
 	Error     string                    `json:"error,omitempty"`
 }
 
-// writeStatus replaces a session's status file.
-func writeStatus(path string, s Status) error {
+// writeStatus replaces a session's status file, with the shared bits
+// (core.sharedRepository, from shared).
+func writeStatus(path string, s Status, shared sharedperm.Source) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	perm, err := shared.Get()
+	if err != nil {
 		return fmt.Errorf("status file %s: %w", path, err)
 	}
-	if err := atomicfile.Replace(path, append(b, '\n'), 0o644); err != nil {
+	if err := perm.Dirs(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("status file %s: %w", path, err)
+	}
+	if err := perm.WriteFile(path, append(b, '\n'), 0o644, false); err != nil {
 		return fmt.Errorf("status file %s: %w", path, err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package setup
 import (
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -59,6 +60,9 @@ type Locations struct {
 	// for the user scope $XDG_CONFIG_HOME/git-yoimem/created.json. ""
 	// keeps no record: uninstall then removes no file.
 	Created string
+	// CreatedShared is the repository's core.sharedRepository, for a
+	// record kept in its git directory (nil: the umask's bits).
+	CreatedShared sharedperm.Source
 	// Context is the repository's always-on memory context, for a file
 	// that holds it (Codex's AGENTS.md); nil when there is none to give.
 	Context func() (agent.Context, error)

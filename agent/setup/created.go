@@ -3,12 +3,11 @@ package setup
 import (
 	"encoding/json"
 	"errors"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
 )
 
 // An uninstall that leaves a file holding nothing removes it only if
@@ -41,6 +40,9 @@ type created struct {
 	files []string
 	blank map[string]string // a file install found blank: its bytes
 	edits []func(*created)  // what Apply changed, replayed by save on the record as it is then
+	// shared is the repository's core.sharedRepository, for a record in
+	// its git directory.
+	shared sharedperm.Source
 }
 
 type createdJSON struct {
@@ -136,6 +138,7 @@ func (c *created) save() error {
 	if err != nil {
 		return err
 	}
+	cur.shared = c.shared
 	for _, e := range c.edits {
 		e(cur)
 	}
@@ -154,8 +157,12 @@ func (c *created) write() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+	perm, err := c.shared.Get()
+	if err != nil {
 		return err
 	}
-	return atomicfile.Write(c.path, append(b, '\n'), 0o644)
+	if err := perm.Dirs(filepath.Dir(c.path), 0o755); err != nil {
+		return err
+	}
+	return perm.WriteFile(c.path, append(b, '\n'), 0o644, true)
 }

@@ -209,6 +209,7 @@ func plan(a Agent, sc Scope, loc Locations, do step) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	rec.shared = loc.CreatedShared
 	p := &Plan{Agent: a.Name, Scope: sc, created: rec}
 	for _, f := range files {
 		c, err := change(f, do)

@@ -107,7 +107,7 @@ func runExtract(ctx context.Context, env Env, g *globalOptions, opts extractOpti
 		return err
 	}
 	r := &extract.Runner{
-		Log: log, StateDir: w.ExtractStateDir(), YoiDir: w.YoiDir(),
+		Log: log, StateDir: w.ExtractStateDir(), Shared: w.SharedPerm, YoiDir: w.YoiDir(),
 		Threshold: w.Config.Int(config.KeyExtractTokenThreshold),
 		Model:     func() (llm.Provider, string, error) { return w.OpenModelFor(config.KeyExtractModel, opts.model) },
 		Ledger:    w.Metrics().Tick,

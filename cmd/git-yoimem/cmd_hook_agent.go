@@ -84,7 +84,7 @@ func runAgentHook(ctx context.Context, env Env, g *globalOptions, name string, a
 	}
 	logf := func(format string, a ...any) {
 		if w, _ := open(); w != nil {
-			handler.Logf(handler.LogFile(handler.StateDir(w), name), 0, env.Now(), quote.Value(ev.Session), "%s: %s", args[0], fmt.Sprintf(format, a...))
+			handler.Logf(handler.LogFile(handler.StateDir(w), name), 0, w.SharedPerm, env.Now(), quote.Value(ev.Session), "%s: %s", args[0], fmt.Sprintf(format, a...))
 			return
 		}
 		warnf(env.Stderr, "hook %s %s: %s", name, args[0], fmt.Sprintf(format, a...))
@@ -182,7 +182,7 @@ func spawner(env Env, w *workspace.Workspace, name string) handler.Spawner {
 	if err != nil {
 		exe = os.Args[0]
 	}
-	s := handler.Spawner{Exe: exe, Dir: w.Root, Log: handler.LogFile(handler.StateDir(w), name)}
+	s := handler.Spawner{Exe: exe, Dir: w.Root, Log: handler.LogFile(handler.StateDir(w), name), Shared: w.SharedPerm}
 	if env.Environ != nil {
 		s.Env = env.Environ()
 	}

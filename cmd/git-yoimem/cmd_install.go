@@ -187,7 +187,7 @@ func installHooks(ctx context.Context, env Env, w *workspace.Workspace, opts ins
 		}
 		return nil, nil
 	}
-	results, err := githook.Install(dir, githook.Options{Chain: opts.chain})
+	results, err := githook.Install(dir, githook.Options{Chain: opts.chain, Shared: gitstore.SharedIn(w.Repo, dir)})
 	unchanged := 0
 	for _, r := range results {
 		if r.Action == githook.Unchanged {

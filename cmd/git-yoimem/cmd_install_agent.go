@@ -70,6 +70,7 @@ func agentLocations(ctx context.Context, env Env, g *globalOptions, sc setup.Sco
 	}
 	loc.Top = w.Repo.TopLevel
 	loc.Created = setup.RepoCreatedRecord(w.LocalDir())
+	loc.CreatedShared = w.SharedPerm
 	// the workspace's settings (the context budget) are read only for a
 	// file that holds the context: a bad config must not stop the others
 	configured := false

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"io"
 	"net"
 	"os"
@@ -37,6 +38,10 @@ type Engine struct {
 	// RunsDir holds the runs' sockets, address files, briefs and logs
 	// (<git-common-dir>/yoimem/runs).
 	RunsDir string
+	// Shared is the repository's core.sharedRepository: RunsDir, in its
+	// git directory, is made as git makes its directories there (a run's
+	// own files stay private).
+	Shared sharedperm.Source
 	// Dir is the CLI's working directory: the workspace root.
 	Dir string
 	// Server is the MCP server's command before "mcp --run <run-id>";

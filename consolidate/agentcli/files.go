@@ -35,7 +35,11 @@ func (e Engine) writeFiles(runID string, v *agent.Served) (runFiles, error) {
 	if err := CheckRunID(runID); err != nil {
 		return runFiles{}, err
 	}
-	if err := os.MkdirAll(e.RunsDir, 0o700); err != nil {
+	perm, err := e.Shared.Get()
+	if err != nil {
+		return runFiles{}, fmt.Errorf("the runs directory: %w", err)
+	}
+	if err := perm.Dirs(e.RunsDir, 0o700); err != nil {
 		return runFiles{}, fmt.Errorf("the runs directory: %w", err)
 	}
 	dir := filepath.Join(e.RunsDir, runID)

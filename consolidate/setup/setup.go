@@ -109,6 +109,7 @@ func commandEngine(w *workspace.Workspace, model string, o EngineOptions) agentc
 	return agentcli.Engine{
 		Spec:      model,
 		RunsDir:   RunsDir(w),
+		Shared:    w.SharedPerm,
 		Dir:       w.Root,
 		Timeout:   time.Duration(cfg.Int(config.KeyConsolidateCommandTimeout)) * time.Second,
 		Serve:     o.Serve,

@@ -22,9 +22,23 @@ func Replace(path string, content []byte, perm os.FileMode) error {
 	return write(path, content, perm, false)
 }
 
-func write(path string, content []byte, perm os.FileMode, durable bool) (err error) {
+// WriteCreated replaces path with content atomically, durably or not,
+// in a temporary file create makes in path's directory (pattern as
+// os.CreateTemp takes it): the file keeps the bits create gave it, for
+// files born the way git creates its own (the umask applying).
+func WriteCreated(path string, content []byte, durable bool, create func(dir, pattern string) (*os.File, error)) error {
+	return writeWith(path, content, durable, create, nil)
+}
+
+func write(path string, content []byte, perm os.FileMode, durable bool) error {
+	return writeWith(path, content, durable, os.CreateTemp, &perm)
+}
+
+// writeWith is the write: the temporary file from create, chmod to perm
+// when it is given.
+func writeWith(path string, content []byte, durable bool, create func(dir, pattern string) (*os.File, error), perm *os.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := create(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -38,8 +52,10 @@ func write(path string, content []byte, perm os.FileMode, durable bool) (err err
 	if _, err = f.Write(content); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = f.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if perm != nil {
+		if err = f.Chmod(*perm); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
 	}
 	if durable {
 		if err = f.Sync(); err != nil {

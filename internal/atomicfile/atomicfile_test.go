@@ -46,3 +46,30 @@ func TestReplace(t *testing.T) {
 		t.Errorf("%d files left, want 1 (no temporary file)", len(entries))
 	}
 }
+
+// TestWriteCreated: the file keeps the bits its creator gave the
+// temporary file (no chmod to a fixed mode), and a failing creator
+// writes nothing.
+func TestWriteCreated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	create := func(dir, pattern string) (*os.File, error) {
+		f, err := os.CreateTemp(dir, pattern)
+		if err == nil {
+			err = f.Chmod(0o640)
+		}
+		return f, err
+	}
+	for _, durable := range []bool{true, false} {
+		if err := WriteCreated(path, []byte("x\n"), durable, create); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil || fi.Mode().Perm() != 0o640 {
+			t.Fatalf("after WriteCreated: %v, %v", fi, err)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("%d files left, want 1", len(entries))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"io"
 	"io/fs"
 	"os"
@@ -35,6 +36,9 @@ type Cache struct {
 	// factsOnly drops the lowered texts: a cache for the always-on context,
 	// which needs descriptions, not text to match, stays small.
 	factsOnly bool
+	// shared is the repository's core.sharedRepository, read when the
+	// file is written (nil: the umask's bits, the file 0600).
+	shared sharedperm.Source
 
 	mu      sync.Mutex
 	next    atomic.Int64          // where the next lookup looks first: examinations come in path order
@@ -56,6 +60,10 @@ type freshEntry struct {
 // stat times are older than an examination by more than this cannot have
 // changed since without changing them.
 const Granularity = 2 * time.Second
+
+// SetShared has the cache file and its directories written with the
+// repository's core.sharedRepository bits (read from src when they are).
+func (c *Cache) SetShared(src sharedperm.Source) { c.shared = src }
 
 // Load reads the cache file at path: a cache of the texts of records
 // (memory.ExamineText), for searches. A missing or damaged file gives an
@@ -170,10 +178,14 @@ func (c *Cache) Save(snap record.Snapshot) error {
 	}
 	next := make([]entry, 0, len(snap.Entries))
 	c.keep(snap, &next)
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o777); err != nil {
+	perm, err := c.shared.Get()
+	if err != nil {
 		return fmt.Errorf("write cache %s: %w", c.path, err)
 	}
-	written, err := writeReplace(c.path, func(w io.Writer) error { return writeEntries(w, next) })
+	if err := perm.Dirs(filepath.Dir(c.path), 0o777); err != nil {
+		return fmt.Errorf("write cache %s: %w", c.path, err)
+	}
+	written, err := writeReplace(c.path, perm, func(w io.Writer) error { return writeEntries(w, next) })
 	if err != nil {
 		return fmt.Errorf("write cache %s: %w", c.path, err)
 	}
@@ -213,9 +225,14 @@ func (c *Cache) keep(snap record.Snapshot, next *[]entry) int {
 // writeReplace writes data to a temporary file and renames it over path:
 // readers see the old cache or the new one, and a mapped old file is never
 // truncated under its reader. A cache needs no fsync: lost, it is rebuilt.
-// It returns the new file's modification time.
-func writeReplace(path string, write func(io.Writer) error) (int64, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+// It returns the new file's modification time. The file gets perm's
+// shared bits.
+func writeReplace(path string, perm sharedperm.Perm, write func(io.Writer) error) (int64, error) {
+	create := os.CreateTemp // 0600: private, unshared
+	if perm.Shared() {
+		create = func(dir, pattern string) (*os.File, error) { return perm.CreateTemp(dir, pattern, 0o644) }
+	}
+	f, err := create(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return 0, err
 	}

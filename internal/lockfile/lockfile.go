@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"github.com/yoimem/git-yoimem/internal/atomicfile"
+	"github.com/yoimem/git-yoimem/internal/sharedperm"
 	"github.com/yoimem/git-yoimem/internal/smallfile"
 )
 
@@ -47,6 +47,7 @@ type Lock struct {
 	path   string
 	holder string // the holder record's file; path when it is kept inside
 	fl     *flock.Flock
+	shared sharedperm.Source // core.sharedRepository, for a lock in a git directory
 }
 
 // Option changes how New sets up a Lock.
@@ -55,6 +56,12 @@ type Option func(*Lock)
 // HolderFile keeps the holder record in the file at path, next to the
 // locked file, instead of inside it.
 func HolderFile(path string) Option { return func(l *Lock) { l.holder = path } }
+
+// Shared gives the directories and files the lock creates the bits git
+// gives its own under core.sharedRepository (read from src when the lock
+// file is to be created): a lock in a shared repository's git directory
+// is taken by every user of its group.
+func Shared(src sharedperm.Source) Option { return func(l *Lock) { l.shared = src } }
 
 // New returns a Lock on path; nothing is opened until it is taken.
 func New(path string, opts ...Option) *Lock {
@@ -70,7 +77,7 @@ func (l *Lock) Path() string { return l.path }
 
 // TryLock takes the lock if it is free now.
 func (l *Lock) TryLock() (bool, error) {
-	if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
+	if err := l.create(); err != nil {
 		return false, fmt.Errorf("lock %s: %w", l.path, err)
 	}
 	ok, err := l.fl.TryLock()
@@ -160,7 +167,11 @@ func (l *Lock) SetHolder(v any) error {
 	}
 	b = append(b, '\n')
 	if l.holder != l.path {
-		return atomicfile.Write(l.holder, b, 0o644)
+		perm, err := l.shared.Get()
+		if err != nil {
+			return err
+		}
+		return perm.WriteFile(l.holder, b, 0o644, true)
 	}
 	// In place: the locked file is the lock and is never replaced. A
 	// reader in the middle may see a torn record, which it reports as
@@ -197,6 +208,35 @@ func (l *Lock) Holder(v any) error {
 		return fmt.Errorf("holder of %s: unreadable record: %w", l.path, err)
 	}
 	return nil
+}
+
+// create makes the locked file's directory and, in a shared repository,
+// the file itself, as git makes a lock file there (0666 with the umask
+// applying, then the shared bits). A file that exists is left as it is,
+// without reading the setting; otherwise flock creates it (0600).
+func (l *Lock) create() error {
+	if _, err := os.Lstat(l.path); err == nil {
+		return nil
+	}
+	perm, err := l.shared.Get()
+	if err != nil {
+		return err
+	}
+	if !perm.Shared() {
+		return os.MkdirAll(filepath.Dir(l.path), 0o755)
+	}
+	if err := perm.MkdirAll(filepath.Dir(l.path)); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(l.path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	aerr := perm.AdjustFile(f)
+	return errors.Join(aerr, f.Close())
 }
 
 // clearHolder removes the record while the lock is still held: after the
