@@ -154,9 +154,9 @@ func (m *MemoryBranch) integrateDiverged(ctx context.Context, res IntegrateResul
 	newTip, err := r.replayAll(ctx, ours)
 	if err != nil || len(res.Conflicts) > 0 {
 		if len(res.Conflicts) > 0 {
-			res.Outcome = Conflicted
+			return conflicted(res, res.Conflicts), nil
 		}
-		return res, err
+		return unreplayed(res), err
 	}
 	if req.Check != nil {
 		changed, deleted, err := m.pathsBetween(ctx, theirs, newTip)
@@ -168,13 +168,27 @@ func (m *MemoryBranch) integrateDiverged(ctx context.Context, res IntegrateResul
 			return res, err
 		}
 		if len(problems) > 0 {
-			res.Conflicts, res.Outcome = problems, Conflicted
-			return res, nil
+			return conflicted(res, problems), nil
 		}
 	}
 	res.Outcome = Replayed
 	msg := fmt.Sprintf("yoimem: sync: replayed %d commit(s) onto %s (old tip %s)", len(ours), req.From, abbrev(tip))
 	return m.moveTo(ctx, res, newTip, msg, req.Who)
+}
+
+// conflicted is a replay that does not move the branch: the copies it
+// wrote are reached by nothing, so none is reported (the notes of our
+// commits stay on them), nor what was merged into them.
+func conflicted(res IntegrateResult, conflicts []Conflict) IntegrateResult {
+	res = unreplayed(res)
+	res.Outcome, res.Conflicts = Conflicted, conflicts
+	return res
+}
+
+// unreplayed is res with nothing replayed: the branch stays where it was.
+func unreplayed(res IntegrateResult) IntegrateResult {
+	res.Replayed, res.Merged, res.Kept = nil, nil, nil
+	return res
 }
 
 // supersede records theirs, which the base holds by a squash or rebase
