@@ -161,11 +161,11 @@ func (m *MemoryBranch) integrateDiverged(ctx context.Context, res IntegrateResul
 	if req.Check != nil {
 		changed, deleted, err := m.pathsBetween(ctx, theirs, newTip)
 		if err != nil {
-			return res, err
+			return unreplayed(res), err
 		}
 		problems, err := req.Check(ctx, newTip, changed, deleted)
 		if err != nil {
-			return res, err
+			return unreplayed(res), err
 		}
 		if len(problems) > 0 {
 			return conflicted(res, problems), nil
@@ -185,8 +185,10 @@ func conflicted(res IntegrateResult, conflicts []Conflict) IntegrateResult {
 	return res
 }
 
-// unreplayed is res with nothing replayed: the branch stays where it was.
+// unreplayed is res with nothing done: the branch stays where it was,
+// and no outcome, replayed commit or merged path claims otherwise.
 func unreplayed(res IntegrateResult) IntegrateResult {
+	res.Outcome, res.After = "", res.Before
 	res.Replayed, res.Merged, res.Kept = nil, nil, nil
 	return res
 }
@@ -223,22 +225,23 @@ func (e *CheckedOutError) Error() string {
 }
 
 // moveTo swaps the branch from res.Before to newTip, unless a worktree
-// has it checked out (*CheckedOutError; nothing moves).
+// has it checked out (*CheckedOutError; nothing moves). When it does not
+// move, the result says nothing was done.
 func (m *MemoryBranch) moveTo(ctx context.Context, res IntegrateResult, newTip, reflog string, who Signature) (IntegrateResult, error) {
 	if res.Before != "" {
 		wt, err := checkedOutIn(ctx, m.Repo, m.Ref())
 		if err != nil {
-			return res, err
+			return unreplayed(res), err
 		}
 		if wt != "" {
-			return res, &CheckedOutError{Branch: m.Branch, Worktree: wt}
+			return unreplayed(res), &CheckedOutError{Branch: m.Branch, Worktree: wt}
 		}
 	}
 	if err := swapRef(ctx, m.Repo, m.Objects, m.Ref(), newTip, res.Before, reflog, who); err != nil {
 		if errors.Is(err, errRefMoved) {
-			return res, fmt.Errorf("%s moved during the sync (another writer outside git-yoimem); run it again: %w", m.Ref(), err)
+			err = fmt.Errorf("%s moved during the sync (another writer outside git-yoimem); run it again: %w", m.Ref(), err)
 		}
-		return res, err
+		return unreplayed(res), err
 	}
 	res.After = newTip
 	return res, nil
