@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -93,6 +94,20 @@ func RemoteURL(ctx context.Context, r Repo, remote string) (string, error) {
 		return "", fmt.Errorf("the URL of remote %s: %w", quote.Value(remote), err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// Unattended returns a copy of env (nil: the process's) for git commands
+// that reach a remote with nobody there to answer (consolidation started
+// by a hook or an agent): git's terminal prompt is off; no askpass
+// program runs (an empty GIT_ASKPASS also passes over core.askPass and
+// SSH_ASKPASS), nor ssh's (SSH_ASKPASS_REQUIRE, OpenSSH 8.4); Git
+// Credential Manager opens no dialog. Credential helpers, which answer by
+// themselves, still run; a remote that wants more fails the command.
+func Unattended(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	return append(env[:len(env):len(env)], "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS_REQUIRE=never", "GCM_INTERACTIVE=never")
 }
 
 // Tracking names the refs of a remote's memory that fetch writes here.

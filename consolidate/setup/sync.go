@@ -38,13 +38,17 @@ func Sync(ctx context.Context, w *workspace.Workspace, branch *gitstore.MemoryBr
 
 // RunSync is the sync a consolidation run starts with (Runner.Sync):
 // with yoimem.sync on and a remote to sync with, the remote's memory is
-// pulled in; nil when either is missing.
+// pulled in; nil when either is missing. Nobody may be there to answer a
+// credential prompt (a hook's or an agent's run): its git commands ask
+// none (gitstore.Unattended), and a remote that wants one fails the sync.
 func RunSync(w *workspace.Workspace, branch *gitstore.MemoryBranch, now func() time.Time) func(context.Context) (*memsync.Report, error) {
 	if !w.Config.Bool(config.KeySync) {
 		return nil
 	}
 	return func(ctx context.Context) (*memsync.Report, error) {
-		o, err := Sync(ctx, w, branch, "", now)
+		unattended := *branch
+		unattended.Repo.Git.Env = gitstore.Unattended(branch.Repo.Git.Env)
+		o, err := Sync(ctx, w, &unattended, "", now)
 		if err != nil {
 			if w.Config.String(config.KeyRemote) == "" && errors.Is(err, gitstore.ErrNoRemote) {
 				return nil, nil // no remote, none configured: a one-clone repository
