@@ -147,7 +147,7 @@ func Push(ctx context.Context, o Options) (Report, error) {
 			return rep, err
 		}
 		if refused := firstWith(pushed, gitstore.Refused); refused != nil {
-			return rep, fmt.Errorf("%s refused %s: %s", o.Remote, refused.Ref, refused.Summary)
+			return rep, &RefusedError{Remote: o.Remote, Ref: refused.Ref, Summary: refused.Summary}
 		}
 		if firstWith(pushed, gitstore.Rejected) == nil {
 			return rep, nil
@@ -288,6 +288,16 @@ func (o Options) errorFindings(ctx context.Context, rev string, changed, deleted
 }
 
 func key(f lint.Finding) string { return f.Path + "\x00" + f.Rule + "\x00" + f.Message }
+
+// RefusedError is a push the remote refused (its hooks, a protected
+// branch): nothing of it moved there.
+type RefusedError struct {
+	Remote, Ref, Summary string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("%s refused %s: %s", e.Remote, e.Ref, e.Summary)
+}
 
 // ErrConflict is returned by callers that treat a conflicted sync as a
 // failure (push): the report names the conflicts.

@@ -82,8 +82,9 @@ func openSync(ctx context.Context, env Env, g *globalOptions, remote string) (*w
 }
 
 // finishSync prints a sync's report and maps its outcome to the exit
-// code: a conflict is a refusal (1), a failure cannot run (2), a held
-// lock 3.
+// code: a conflict, a push a hook or the remote refused, a branch
+// checked out elsewhere are refusals (1), a failure cannot run (2), a
+// held lock 3.
 func finishSync(env Env, format string, rep memsync.Report, err error) error {
 	if format == "json" && (err == nil || rep.Outcome != "") {
 		if jerr := writeJSON(env, rep); jerr != nil && err == nil {
@@ -93,7 +94,12 @@ func finishSync(env Env, format string, rep memsync.Report, err error) error {
 		printSync(env, rep)
 	}
 	var checkedOut *gitstore.CheckedOutError
+	var refused *memsync.RefusedError
 	switch {
+	case errors.As(err, &refused):
+		return &exitError{code: exitFindings, err: err, hints: []string{"the remote's hooks or branch rules refused the memory branch ('git push " + refused.Remote + " " + refused.Ref + "' shows its messages); ask its owners to let " + refused.Ref + " be pushed, or set yoimem.remote to another remote"}}
+	case errors.Is(err, gitstore.ErrPushDeclined):
+		return &exitError{code: exitFindings, err: err, hints: []string{"the repository's pre-push hook refused the push; fix what it reported (for git-yoimem's hook: 'git yoimem lint' on the memory branch), then push again"}}
 	case errors.As(err, &checkedOut):
 		return &exitError{code: exitFindings, err: err, hints: []string{"bring the remote's memory in there: 'git -C " + checkedOut.Worktree + " merge " + rep.Tracked + "' (or switch that worktree to another branch), then run this again"}}
 	case errors.Is(err, gitstore.ErrLocked):

@@ -24,7 +24,9 @@ times. Your hooks run as for any push (the pre-push hook checks the
 memory commits).
 
 When a record was changed on both sides at the same lines, nothing is
-pushed (exit 1): resolve it with git (docs/sync.md).
+pushed (exit 1): resolve it with git (docs/sync.md). A push the remote
+refuses (its hooks, a protected branch) or the pre-push hook refuses
+exits 1 too; a remote that cannot be reached exits 2.
 
 --format json prints the sync's report, with what the remote did with
 each ref under "pushed".`,
