@@ -142,11 +142,12 @@ func Fetch(ctx context.Context, r Repo, objs *Objects, t Tracking) (Fetched, err
 	specs := []string{"+refs/heads/" + t.Branch + ":" + t.BranchRef(), "+" + t.Notes + ":" + t.NotesRef()}
 	err := fetchSpecs(ctx, r, t.Remote, specs)
 	var ge *Error
+	have := map[string]bool{"refs/heads/" + t.Branch: true, t.Notes: true}
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
-		// One of them is missing there (a first push, or no notes yet):
-		// ask which the remote has and fetch those.
-		have, lerr := lsRemote(ctx, r, t.Remote, "refs/heads/"+t.Branch, t.Notes)
-		if lerr != nil {
+		// One of them is missing there (a first push, no notes yet, a
+		// branch a forge deleted): ask which the remote has, fetch those.
+		var lerr error
+		if have, lerr = lsRemote(ctx, r, t.Remote, "refs/heads/"+t.Branch, t.Notes); lerr != nil {
 			return Fetched{}, lerr
 		}
 		var keep []string
@@ -164,12 +165,17 @@ func Fetch(ctx context.Context, r Repo, objs *Objects, t Tracking) (Fetched, err
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s from %s: %w", t.Branch, quote.Value(t.Remote), err)
 	}
+	// A tracking ref an earlier fetch left is not what the remote has.
 	var f Fetched
-	if f.Branch, err = objs.RefHash(t.BranchRef()); err != nil {
-		return Fetched{}, err
+	if have["refs/heads/"+t.Branch] {
+		if f.Branch, err = objs.RefHash(t.BranchRef()); err != nil {
+			return Fetched{}, err
+		}
 	}
-	if f.Notes, err = objs.RefHash(t.NotesRef()); err != nil {
-		return Fetched{}, err
+	if have[t.Notes] {
+		if f.Notes, err = objs.RefHash(t.NotesRef()); err != nil {
+			return Fetched{}, err
+		}
 	}
 	return f, nil
 }
