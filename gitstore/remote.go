@@ -16,8 +16,9 @@ import (
 var ErrNoRemote = errors.New("no remote")
 
 // ResolveRemote chooses the remote the memory branch is shared through:
-// configured (yoimem.remote) if set, which must be a remote of the
-// repository; else the remote the base branch comes from (origin for
+// configured (yoimem.remote, or the command's argument) if set, which
+// must be a remote of the repository (the error names it, the caller
+// says where it came from); else the remote the base branch comes from (origin for
 // refs/remotes/origin/main, branch.main.remote for refs/heads/main); else
 // origin, or the only remote there is. No remote is ErrNoRemote.
 func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string, error) {
@@ -27,7 +28,7 @@ func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string
 	}
 	if configured != "" {
 		if !slices.Contains(remotes, configured) {
-			return "", fmt.Errorf("yoimem.remote %s: %w (the repository's remotes: %s)", quote.Value(configured), ErrNoRemote, remoteList(remotes))
+			return "", fmt.Errorf("%s: %w (the repository's remotes: %s)", quote.Value(configured), ErrNoRemote, remoteList(remotes))
 		}
 		return configured, nil
 	}

@@ -18,7 +18,7 @@ func TestResolveRemote(t *testing.T) {
 		wantErr    string // in the ErrNoRemote error
 	}{
 		{name: "configured", remotes: []string{"origin", "team"}, configured: "team", base: "refs/heads/main", want: "team"},
-		{name: "configured but missing", remotes: []string{"origin", "team"}, configured: "gone", base: "refs/heads/main", wantErr: `yoimem.remote "gone"`},
+		{name: "configured but missing", remotes: []string{"origin", "team"}, configured: "gone", base: "refs/heads/main", wantErr: `"gone": no remote (the repository's remotes: origin, team)`},
 		{name: "the base is a remote's branch", remotes: []string{"origin", "up", "upstream"}, base: "refs/remotes/upstream/main", want: "upstream"},
 		{name: "the longest remote name that prefixes the base", remotes: []string{"origin", "team", "team/a"}, base: "refs/remotes/team/a/main", want: "team/a"},
 		{name: "the base follows a remote", remotes: []string{"origin", "fork"}, config: [][2]string{{"branch.main.remote", "fork"}}, base: "refs/heads/main", want: "fork"},

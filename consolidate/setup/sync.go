@@ -3,6 +3,7 @@ package setup
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/yoimem/git-yoimem/config"
@@ -16,11 +17,15 @@ import (
 // yoimem.remote, else the base branch's remote, else origin). No remote
 // is an error wrapping gitstore.ErrNoRemote. now stamps the reflog.
 func Sync(ctx context.Context, w *workspace.Workspace, branch *gitstore.MemoryBranch, remote string, now func() time.Time) (memsync.Options, error) {
+	from := "REMOTE" // the command's argument
 	if remote == "" {
-		remote = w.Config.String(config.KeyRemote)
+		from, remote = config.KeyRemote, w.Config.String(config.KeyRemote)
 	}
 	name, err := gitstore.ResolveRemote(ctx, w.Repo, remote, branch.Base)
 	if err != nil {
+		if remote != "" {
+			err = fmt.Errorf("%s %w", from, err)
+		}
 		return memsync.Options{}, err
 	}
 	if now == nil {
