@@ -111,3 +111,29 @@ func TestIntegrateLeavesTheBranchWhenItCannotMove(t *testing.T) {
 		})
 	}
 }
+
+// TestIntegrateStopsBetweenCommitsWhenInterrupted: an interrupt during a
+// long replay stops it at the next commit, not at its end.
+func TestIntegrateStopsBetweenCommitsWhenInterrupted(t *testing.T) {
+	m, dir, env := memRepo(t)
+	ours, theirs := diverged(t, m, dir, env)
+	for i := 0; i < 3; i++ { // each changes what theirs changed: a merge each
+		ours = treeCommit(t, dir, env, "yoimem: ours", []string{ours}, ".yoi/knowledge/c.md", strings.Repeat("ours\n", i+1))
+	}
+	runGit(t, dir, env, "update-ref", m.Ref(), ours)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	merges := 0
+	_, err := m.Integrate(ctx, IntegrateRequest{Theirs: theirs, From: "origin/yoimem/memory", Who: syncWho,
+		Merge: func(path string, base, o, th []byte) ([]byte, bool, error) {
+			merges++
+			cancel()
+			return append(o, th...), false, nil
+		}})
+	if !errors.Is(err, context.Canceled) || merges != 1 {
+		t.Fatalf("err %v after %d merges, want canceled after 1", err, merges)
+	}
+	if now := runGit(t, dir, env, "rev-parse", m.Ref()); now != ours {
+		t.Fatalf("the branch moved to %s", now)
+	}
+}
