@@ -30,6 +30,10 @@ type PushedRef struct {
 	Ref     string     // the remote's ref
 	Status  PushStatus //
 	Summary string     // git's summary (old..new, [rejected], the reason)
+	// Remote is what the remote said on the push (its "remote:" lines,
+	// control characters escaped), kept for a ref it Refused: a hook's
+	// or a forge's reason.
+	Remote []string
 }
 
 // PushRefs pushes each local ref to the same name on remote, never
@@ -54,8 +58,40 @@ func PushRefs(ctx context.Context, r Repo, remote string, refs []string) ([]Push
 		case !errors.As(err, &ge) || !anyRejected(res) || ge.ExitCode != 1:
 			return res, fmt.Errorf("push %s to %s: %w", strings.Join(refs, ", "), quote.Value(remote), err)
 		}
+		said := remoteLines(ge.Stderr)
+		for i := range res {
+			if res[i].Status == Refused {
+				res[i].Remote = said
+			}
+		}
 	}
 	return res, nil
+}
+
+// maxRemoteLines bounds what is kept of a remote's message.
+const maxRemoteLines = 20
+
+// remoteLines are the "remote: " lines of git push's stderr, without the
+// prefix and git's padding, control characters escaped (a remote's text
+// reaches the terminal), at most maxRemoteLines of at most 1,024 bytes.
+func remoteLines(stderr string) []string {
+	var out []string
+	for _, line := range strings.Split(stderr, "\n") {
+		msg, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "remote: ")
+		if !ok {
+			continue
+		}
+		msg = strings.TrimSpace(strings.TrimSuffix(strings.TrimRight(msg, " "), "\x1b[K"))
+		if msg == "" {
+			continue
+		}
+		if len(out) == maxRemoteLines {
+			out = append(out, "…")
+			break
+		}
+		out = append(out, quote.Line(quote.Controls(msg)))
+	}
+	return out
 }
 
 // parsePorcelain reads git push --porcelain's ref lines:

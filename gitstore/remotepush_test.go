@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -81,8 +82,32 @@ func TestPushRefsRefused(t *testing.T) {
 			if got := slices.IndexFunc(pushed, func(p PushedRef) bool { return p.Status == Refused }) >= 0; got != tt.refused {
 				t.Fatalf("pushed %+v, refused %v, want %v", pushed, got, tt.refused)
 			}
+			if tt.refused && !slices.Equal(pushed[0].Remote, []string{"no memory here"}) {
+				t.Fatalf("the remote said %q, want its hook's line", pushed[0].Remote)
+			}
 			if _, err := os.Stat(filepath.Join(remote, "refs", "heads", "yoimem", "memory")); err == nil {
 				t.Fatal("the remote has the branch")
+			}
+		})
+	}
+}
+
+func TestRemoteLines(t *testing.T) {
+	many := strings.Repeat("remote: line\n", 30)
+	tests := []struct {
+		name, stderr string
+		want         []string
+	}{
+		{"git's padding and erase", "remote: no memory here        \nremote: second\x1b[K\nerror: failed to push some refs to 'x'\n", []string{"no memory here", "second"}},
+		{"control characters escaped", "remote: \x1b[31mred\x1b[0m\r\n", []string{`\033[31mred\033[0m`}},
+		{"blank lines left out", "remote: \nremote:    \nremote: GH006: Protected branch update failed\n", []string{"GH006: Protected branch update failed"}},
+		{"bounded", many, append(slices.Repeat([]string{"line"}, 20), "…")},
+		{"none", "error: failed to push some refs\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := remoteLines(tt.stderr); !slices.Equal(got, tt.want) {
+				t.Fatalf("remoteLines = %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -73,6 +73,8 @@ type PushedRef struct {
 	Ref     string `json:"ref"`
 	Status  string `json:"status"`
 	Summary string `json:"summary,omitempty"`
+	// Remote is what the remote said when it refused the ref.
+	Remote []string `json:"remote,omitempty"`
 }
 
 // Conflicted reports whether the sync left changes for a person.
@@ -147,7 +149,7 @@ func Push(ctx context.Context, o Options) (Report, error) {
 			return rep, err
 		}
 		if refused := firstWith(pushed, gitstore.Refused); refused != nil {
-			return rep, &RefusedError{Remote: o.Remote, Ref: refused.Ref, Summary: refused.Summary}
+			return rep, &RefusedError{Remote: o.Remote, Ref: refused.Ref, Summary: refused.Summary, Said: refused.Remote}
 		}
 		if firstWith(pushed, gitstore.Rejected) == nil {
 			return rep, nil
@@ -184,7 +186,7 @@ func firstWith(refs []gitstore.PushedRef, s gitstore.PushStatus) *gitstore.Pushe
 func pushedRefs(refs []gitstore.PushedRef) []PushedRef {
 	out := make([]PushedRef, 0, len(refs))
 	for _, r := range refs {
-		out = append(out, PushedRef{Ref: r.Ref, Status: string(r.Status), Summary: r.Summary})
+		out = append(out, PushedRef{Ref: r.Ref, Status: string(r.Status), Summary: r.Summary, Remote: r.Remote})
 	}
 	return out
 }
@@ -293,10 +295,15 @@ func key(f lint.Finding) string { return f.Path + "\x00" + f.Rule + "\x00" + f.M
 // branch): nothing of it moved there.
 type RefusedError struct {
 	Remote, Ref, Summary string
+	Said                 []string // the remote's reason, its "remote:" lines
 }
 
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("%s refused %s: %s", e.Remote, e.Ref, e.Summary)
+	msg := fmt.Sprintf("%s refused %s: %s", e.Remote, e.Ref, e.Summary)
+	if len(e.Said) > 0 {
+		msg += "; the remote says: " + strings.Join(e.Said, " / ")
+	}
+	return msg
 }
 
 // ErrConflict is returned by callers that treat a conflicted sync as a

@@ -97,7 +97,7 @@ func finishSync(env Env, format string, rep memsync.Report, err error) error {
 	var refused *memsync.RefusedError
 	switch {
 	case errors.As(err, &refused):
-		return &exitError{code: exitFindings, err: err, hints: []string{"the remote's hooks or branch rules refused the memory branch ('git push " + refused.Remote + " " + refused.Ref + "' shows its messages); ask its owners to let " + refused.Ref + " be pushed, or set yoimem.remote to another remote"}}
+		return &exitError{code: exitFindings, err: err, hints: []string{"the remote's hooks or branch rules refused the memory branch; ask its owners to let " + refused.Ref + " be pushed, or set yoimem.remote to another remote"}}
 	case errors.Is(err, gitstore.ErrPushDeclined):
 		return &exitError{code: exitFindings, err: err, hints: []string{"the repository's pre-push hook refused the push; fix what it reported (for git-yoimem's hook: 'git yoimem lint' on the memory branch), then push again"}}
 	case errors.As(err, &checkedOut):
