@@ -50,7 +50,7 @@ and the records are named (exit 1): resolve it with git (docs/sync.md).
 }
 
 func runPull(ctx context.Context, env Env, g *globalOptions, format, remote string) error {
-	_, o, err := openSync(ctx, env, g, remote)
+	_, o, err := openSync(ctx, env, g, "pull", remote)
 	if err != nil {
 		return err
 	}
@@ -58,8 +58,9 @@ func runPull(ctx context.Context, env Env, g *globalOptions, format, remote stri
 	return finishSync(env, format, rep, err)
 }
 
-// openSync wires a sync of the workspace's memory branch with remote.
-func openSync(ctx context.Context, env Env, g *globalOptions, remote string) (*workspace.Workspace, memsync.Options, error) {
+// openSync wires a sync of the workspace's memory branch with remote for
+// command (push or pull, named in hints).
+func openSync(ctx context.Context, env Env, g *globalOptions, command, remote string) (*workspace.Workspace, memsync.Options, error) {
 	if strings.HasPrefix(remote, "-") {
 		return nil, memsync.Options{}, usageError("REMOTE %s: a remote's name does not start with '-'", quote.Value(remote))
 	}
@@ -73,7 +74,7 @@ func openSync(ctx context.Context, env Env, g *globalOptions, remote string) (*w
 	}
 	o, err := setup.Sync(ctx, w, branch, remote, env.Now)
 	if errors.Is(err, gitstore.ErrNoRemote) {
-		return nil, o, cannotRun(err, "add one ('git remote add origin URL'), name one ('git yoimem push REMOTE'), or set yoimem.remote")
+		return nil, o, cannotRun(err, "add one ('git remote add origin URL'), name one ('git yoimem "+command+" REMOTE'), or set yoimem.remote")
 	}
 	if err != nil {
 		return nil, o, cannotRun(err)

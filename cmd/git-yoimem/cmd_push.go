@@ -44,7 +44,7 @@ each ref under "pushed".`,
 }
 
 func runPush(ctx context.Context, env Env, g *globalOptions, format, remote string) error {
-	_, o, err := openSync(ctx, env, g, remote)
+	_, o, err := openSync(ctx, env, g, "push", remote)
 	if err != nil {
 		return err
 	}
