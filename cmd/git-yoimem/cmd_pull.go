@@ -74,7 +74,11 @@ func openSync(ctx context.Context, env Env, g *globalOptions, command, remote st
 	}
 	o, err := setup.Sync(ctx, w, branch, remote, env.Now)
 	if errors.Is(err, gitstore.ErrNoRemote) {
-		return nil, o, cannotRun(err, "add one ('git remote add origin URL'), name one ('git yoimem "+command+" REMOTE'), or set yoimem.remote")
+		name := "name one ('git yoimem push REMOTE')"
+		if command == "pull" {
+			name = "name one ('git yoimem pull REMOTE')"
+		}
+		return nil, o, cannotRun(err, "add one ('git remote add origin URL'), "+name+", or set yoimem.remote")
 	}
 	if err != nil {
 		return nil, o, cannotRun(err)
