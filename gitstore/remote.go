@@ -100,15 +100,15 @@ func RemoteURL(ctx context.Context, r Repo, remote string) (string, error) {
 // Unattended returns a copy of env (nil: the process's) for git commands
 // that reach a remote with nobody there to answer (consolidation started
 // by a hook or an agent): git's terminal prompt is off; no askpass
-// program runs (an empty GIT_ASKPASS also passes over core.askPass and
-// SSH_ASKPASS), nor ssh's (SSH_ASKPASS_REQUIRE, OpenSSH 8.4); Git
-// Credential Manager opens no dialog. Credential helpers, which answer by
+// program runs (an empty GIT_ASKPASS also passes over core.askPass), nor
+// ssh's (an empty SSH_ASKPASS, and SSH_ASKPASS_REQUIRE since OpenSSH
+// 8.4); Git Credential Manager opens no dialog. Credential helpers, which answer by
 // themselves, still run; a remote that wants more fails the command.
 func Unattended(env []string) []string {
 	if env == nil {
 		env = os.Environ()
 	}
-	return append(env[:len(env):len(env)], "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS_REQUIRE=never", "GCM_INTERACTIVE=never")
+	return append(env[:len(env):len(env)], "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "SSH_ASKPASS_REQUIRE=never", "GCM_INTERACTIVE=never")
 }
 
 // Tracking names the refs of a remote's memory that fetch writes here.

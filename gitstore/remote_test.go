@@ -126,3 +126,25 @@ func TestFetchAfterTheRemoteDeletedItsBranch(t *testing.T) {
 		t.Fatalf("Fetch = %+v, %v; want neither", f, err)
 	}
 }
+
+// TestUnattended: the environment of a sync nobody watches turns off
+// every prompt git or ssh could wait on, over what the caller had, and
+// leaves the rest.
+func TestUnattended(t *testing.T) {
+	in := []string{"PATH=/bin", "GIT_ASKPASS=/usr/bin/ksshaskpass", "SSH_ASKPASS=/usr/bin/ksshaskpass", "GIT_TERMINAL_PROMPT=1"}
+	env := Unattended(in)
+	last := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		last[k] = v // as os/exec: the last value of a name wins
+	}
+	want := map[string]string{"PATH": "/bin", "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "", "SSH_ASKPASS": "", "SSH_ASKPASS_REQUIRE": "never", "GCM_INTERACTIVE": "never"}
+	for k, v := range want {
+		if got, ok := last[k]; !ok || got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+	if in[1] != "GIT_ASKPASS=/usr/bin/ksshaskpass" || len(in) != 4 {
+		t.Fatalf("the caller's environment changed: %q", in)
+	}
+}
