@@ -95,7 +95,7 @@ func Keys() []Key {
 		{KeyBranch, String, "yoimem/memory", "memory branch that consolidation commits to"},
 		{KeyBaseBranch, String, "", "branch the memory branch is built on; empty means the repository's default branch"},
 		{KeyRemote, String, "", "remote the memory branch and its notes are shared through (docs/sync.md); empty means the base branch's remote, else origin, else the only remote"},
-		{KeySync, Bool, "true", "consolidation first fetches the remote's memory branch and brings it in (when there is a remote); a failed fetch warns and the run goes on with the local memory"},
+		{KeySync, Bool, "true", "consolidation first fetches the remote's memory branch and brings it in (when there is a remote); it asks for no credentials (a credential helper must answer); a failed fetch warns and the run goes on with the local memory"},
 		{KeyAutoMerge, Bool, "false", "after a consolidation that commits, merge the memory branch into the current branch when .yoi/ is clean and the merge only brings .yoi/ forward (for one person working alone)"},
 		{KeyExtractModel, String, "", "model string for extract, e.g. anthropic:claude-haiku-4-5"},
 		{KeyExtractTokenThreshold, Int, "1000000", "input tokens of a session's API calls since the pointer that trigger extract"},

@@ -53,7 +53,8 @@ func (n *Notes) walk(tree plumbing.Hash, prefix string, out map[string]plumbing.
 // reflog still reaches and which was never pushed, so that the notes ref
 // a push shares holds no notes of commits nobody has. One commit on the
 // notes ref; it returns how many notes it moved. A new commit that has a
-// note keeps it.
+// note keeps it; the original's then stays too unless it is the same
+// note, so that no evidence is lost.
 func (n *Notes) Move(ctx context.Context, pairs []Rewritten, message string, who Signature) (int, error) {
 	if len(pairs) == 0 {
 		return 0, nil
@@ -61,12 +62,16 @@ func (n *Notes) Move(ctx context.Context, pairs []Rewritten, message string, who
 	return n.update(ctx, message, who, "", func(have map[string]plumbing.Hash) map[string]plumbing.Hash {
 		add := map[string]plumbing.Hash{}
 		for _, p := range pairs {
-			if blob, ok := have[p.Old]; ok {
-				if _, exists := have[p.New]; !exists {
-					add[p.New] = blob
-				}
-				add[p.Old] = plumbing.ZeroHash
+			blob, ok := have[p.Old]
+			if !ok {
+				continue
 			}
+			if mine, exists := have[p.New]; !exists {
+				add[p.New] = blob
+			} else if mine != blob {
+				continue
+			}
+			add[p.Old] = plumbing.ZeroHash
 		}
 		return add
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -15,8 +16,10 @@ import (
 var ErrNoRemote = errors.New("no remote")
 
 // ResolveRemote chooses the remote the memory branch is shared through:
-// configured (given, or yoimem.remote) if set, which must be a named
-// remote of the repository (a URL is not: the tracking refs need a name); else the remote the base branch comes from (origin for
+// configured (yoimem.remote, or the command's argument) if set, which
+// must be a named remote of the repository (a URL is not: the tracking
+// refs need a name; the error names it, the caller says where it came
+// from); else the remote the base branch comes from (origin for
 // refs/remotes/origin/main, branch.main.remote for refs/heads/main); else
 // origin, or the only remote there is. No remote is ErrNoRemote.
 func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string, error) {
@@ -26,7 +29,7 @@ func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string
 	}
 	if configured != "" {
 		if !slices.Contains(remotes, configured) {
-			return "", fmt.Errorf("remote %s: %w of that name (the repository's remotes: %s)", quote.Value(configured), ErrNoRemote, remoteList(remotes))
+			return "", fmt.Errorf("%s: %w (the repository's remotes: %s)", quote.Value(configured), ErrNoRemote, remoteList(remotes))
 		}
 		return configured, nil
 	}
@@ -100,6 +103,20 @@ func RemoteURLs(ctx context.Context, r Repo, remote string) (fetched, configured
 	return fetched, configured, nil
 }
 
+// Unattended returns a copy of env (nil: the process's) for git commands
+// that reach a remote with nobody there to answer (consolidation started
+// by a hook or an agent): git's terminal prompt is off; no askpass
+// program runs (an empty GIT_ASKPASS also passes over core.askPass), nor
+// ssh's (an empty SSH_ASKPASS, and SSH_ASKPASS_REQUIRE since OpenSSH
+// 8.4); Git Credential Manager opens no dialog. Credential helpers, which answer by
+// themselves, still run; a remote that wants more fails the command.
+func Unattended(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	return append(env[:len(env):len(env)], "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "SSH_ASKPASS_REQUIRE=never", "GCM_INTERACTIVE=never")
+}
+
 // Tracking names the refs of a remote's memory that fetch writes here.
 type Tracking struct {
 	Remote string
@@ -132,11 +149,12 @@ func Fetch(ctx context.Context, r Repo, objs *Objects, t Tracking) (Fetched, err
 	specs := []string{"+refs/heads/" + t.Branch + ":" + t.BranchRef(), "+" + t.Notes + ":" + t.NotesRef()}
 	err := fetchSpecs(ctx, r, t.Remote, specs)
 	var ge *Error
+	have := map[string]bool{"refs/heads/" + t.Branch: true, t.Notes: true}
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
-		// One of them is missing there (a first push, or no notes yet):
-		// ask which the remote has and fetch those.
-		have, lerr := lsRemote(ctx, r, t.Remote, "refs/heads/"+t.Branch, t.Notes)
-		if lerr != nil {
+		// One of them is missing there (a first push, no notes yet, a
+		// branch a forge deleted): ask which the remote has, fetch those.
+		var lerr error
+		if have, lerr = lsRemote(ctx, r, t.Remote, "refs/heads/"+t.Branch, t.Notes); lerr != nil {
 			return Fetched{}, lerr
 		}
 		var keep []string
@@ -154,12 +172,17 @@ func Fetch(ctx context.Context, r Repo, objs *Objects, t Tracking) (Fetched, err
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s from %s: %w", t.Branch, quote.Value(t.Remote), err)
 	}
+	// A tracking ref an earlier fetch left is not what the remote has.
 	var f Fetched
-	if f.Branch, err = objs.RefHash(t.BranchRef()); err != nil {
-		return Fetched{}, err
+	if have["refs/heads/"+t.Branch] {
+		if f.Branch, err = objs.RefHash(t.BranchRef()); err != nil {
+			return Fetched{}, err
+		}
 	}
-	if f.Notes, err = objs.RefHash(t.NotesRef()); err != nil {
-		return Fetched{}, err
+	if have[t.Notes] {
+		if f.Notes, err = objs.RefHash(t.NotesRef()); err != nil {
+			return Fetched{}, err
+		}
 	}
 	return f, nil
 }

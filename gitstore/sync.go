@@ -154,27 +154,43 @@ func (m *MemoryBranch) integrateDiverged(ctx context.Context, res IntegrateResul
 	newTip, err := r.replayAll(ctx, ours)
 	if err != nil || len(res.Conflicts) > 0 {
 		if len(res.Conflicts) > 0 {
-			res.Outcome = Conflicted
+			return conflicted(res, res.Conflicts), nil
 		}
-		return res, err
+		return unreplayed(res), err
 	}
 	if req.Check != nil {
 		changed, deleted, err := m.pathsBetween(ctx, theirs, newTip)
 		if err != nil {
-			return res, err
+			return unreplayed(res), err
 		}
 		problems, err := req.Check(ctx, newTip, changed, deleted)
 		if err != nil {
-			return res, err
+			return unreplayed(res), err
 		}
 		if len(problems) > 0 {
-			res.Conflicts, res.Outcome = problems, Conflicted
-			return res, nil
+			return conflicted(res, problems), nil
 		}
 	}
 	res.Outcome = Replayed
 	msg := fmt.Sprintf("yoimem: sync: replayed %d commit(s) onto %s (old tip %s)", len(ours), req.From, abbrev(tip))
 	return m.moveTo(ctx, res, newTip, msg, req.Who)
+}
+
+// conflicted is a replay that does not move the branch: the copies it
+// wrote are reached by nothing, so none is reported (the notes of our
+// commits stay on them), nor what was merged into them.
+func conflicted(res IntegrateResult, conflicts []Conflict) IntegrateResult {
+	res = unreplayed(res)
+	res.Outcome, res.Conflicts = Conflicted, conflicts
+	return res
+}
+
+// unreplayed is res with nothing done: the branch stays where it was,
+// and no outcome, replayed commit or merged path claims otherwise.
+func unreplayed(res IntegrateResult) IntegrateResult {
+	res.Outcome, res.After = "", res.Before
+	res.Replayed, res.Merged, res.Kept = nil, nil, nil
+	return res
 }
 
 // supersede records theirs, which the base holds by a squash or rebase
@@ -209,22 +225,23 @@ func (e *CheckedOutError) Error() string {
 }
 
 // moveTo swaps the branch from res.Before to newTip, unless a worktree
-// has it checked out (*CheckedOutError; nothing moves).
+// has it checked out (*CheckedOutError; nothing moves). When it does not
+// move, the result says nothing was done.
 func (m *MemoryBranch) moveTo(ctx context.Context, res IntegrateResult, newTip, reflog string, who Signature) (IntegrateResult, error) {
 	if res.Before != "" {
 		wt, err := checkedOutIn(ctx, m.Repo, m.Ref())
 		if err != nil {
-			return res, err
+			return unreplayed(res), err
 		}
 		if wt != "" {
-			return res, &CheckedOutError{Branch: m.Branch, Worktree: wt}
+			return unreplayed(res), &CheckedOutError{Branch: m.Branch, Worktree: wt}
 		}
 	}
 	if err := swapRef(ctx, m.Repo, m.Objects, m.Ref(), newTip, res.Before, reflog, who); err != nil {
 		if errors.Is(err, errRefMoved) {
-			return res, fmt.Errorf("%s moved during the sync (another writer outside git-yoimem); run it again: %w", m.Ref(), err)
+			err = fmt.Errorf("%s moved during the sync (another writer outside git-yoimem); run it again: %w", m.Ref(), err)
 		}
-		return res, err
+		return unreplayed(res), err
 	}
 	res.After = newTip
 	return res, nil

@@ -61,24 +61,21 @@ func (r *replayer) replayAll(ctx context.Context, commits []string) (string, err
 // edits is commit c's change as edits of onto: each path c changed, as c
 // has it when onto still holds what c started from, else merged.
 func (r *replayer) edits(ctx context.Context, hash string, c *object.Commit, onto plumbing.Hash) ([]treeEdit, error) {
-	var before plumbing.Hash
-	from := ""
+	if err := ctx.Err(); err != nil {
+		return nil, err // interrupted: nothing has moved
+	}
+	var before plumbing.Hash // a root commit starts from the empty tree
 	if len(c.ParentHashes) > 0 {
 		var err error
 		if before, err = r.m.Objects.commitTree(c.ParentHashes[0]); err != nil {
 			return nil, err
 		}
-		from = c.ParentHashes[0].String()
-	} else {
-		empty, err := r.m.Objects.writeTree(nil)
-		if err != nil {
-			return nil, err
-		}
-		from = empty.String()
 	}
-	changed, err := r.m.changedPaths(ctx, from, hash)
+	// Read here, not by a git process per commit: a long replay is
+	// bound by the trees it reads (500 commits: 13 s with diff-tree).
+	changed, err := r.m.Objects.treeDiff(before, c.TreeHash)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the change of %s: %w", abbrev(hash), err)
 	}
 	paths := make([]string, 0, len(changed))
 	for p := range changed {

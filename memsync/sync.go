@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/yoimem/git-yoimem/gitstore"
@@ -31,22 +30,6 @@ type Options struct {
 	Lint    lint.Options
 	MaxRead int64
 	Who     gitstore.Signature
-	// NoPrompt keeps git from asking for credentials on the terminal
-	// (GIT_TERMINAL_PROMPT=0): a run nobody watches must fail, not wait.
-	NoPrompt bool
-}
-
-// remoteRepo is the repository as the fetch and push see it.
-func (o Options) remoteRepo() gitstore.Repo {
-	r := o.Branch.Repo
-	if o.NoPrompt {
-		env := r.Git.Env
-		if env == nil {
-			env = os.Environ()
-		}
-		r.Git.Env = append(env[:len(env):len(env)], "GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never")
-	}
-	return r
 }
 
 // Report is what a sync did, for printing (snake_case JSON).
@@ -90,6 +73,8 @@ type PushedRef struct {
 	Ref     string `json:"ref"`
 	Status  string `json:"status"`
 	Summary string `json:"summary,omitempty"`
+	// Remote is what the remote said when it refused the ref.
+	Remote []string `json:"remote,omitempty"`
 }
 
 // Conflicted reports whether the sync left changes for a person.
@@ -111,7 +96,7 @@ func (o Options) tracking() gitstore.Tracking {
 func Pull(ctx context.Context, o Options) (Report, error) {
 	t := o.tracking()
 	rep := Report{Remote: o.Remote, Tracked: strings.TrimPrefix(t.BranchRef(), "refs/remotes/")}
-	f, err := gitstore.Fetch(ctx, o.remoteRepo(), o.Branch.Objects, t)
+	f, err := gitstore.Fetch(ctx, o.Branch.Repo, o.Branch.Objects, t)
 	if err != nil {
 		return rep, &FetchError{Err: err}
 	}
@@ -123,7 +108,7 @@ func Pull(ctx context.Context, o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if len(res.Replayed) > 0 {
+	if res.Outcome == gitstore.Replayed && len(res.Replayed) > 0 { // only copies the branch now holds
 		pairs := make([]gitstore.Rewritten, len(res.Replayed))
 		copy(pairs, res.Replayed)
 		if rep.NotesMoved, err = o.Notes.Move(ctx, pairs, "yoimem: sync: notes of replayed commits", o.Who); err != nil {
@@ -158,13 +143,13 @@ func Push(ctx context.Context, o Options) (Report, error) {
 		if err != nil || len(refs) == 0 {
 			return rep, err
 		}
-		pushed, err := gitstore.PushRefs(ctx, o.remoteRepo(), o.Remote, refs)
+		pushed, err := gitstore.PushRefs(ctx, o.Branch.Repo, o.Remote, refs)
 		rep.Pushed = pushedRefs(pushed)
 		if err != nil {
 			return rep, err
 		}
 		if refused := firstWith(pushed, gitstore.Refused); refused != nil {
-			return rep, fmt.Errorf("%s refused %s: %s", o.Remote, refused.Ref, refused.Summary)
+			return rep, &RefusedError{Remote: o.Remote, Ref: refused.Ref, Summary: refused.Summary, Said: refused.Remote}
 		}
 		if firstWith(pushed, gitstore.Rejected) == nil {
 			return rep, nil
@@ -201,7 +186,7 @@ func firstWith(refs []gitstore.PushedRef, s gitstore.PushStatus) *gitstore.Pushe
 func pushedRefs(refs []gitstore.PushedRef) []PushedRef {
 	out := make([]PushedRef, 0, len(refs))
 	for _, r := range refs {
-		out = append(out, PushedRef{Ref: r.Ref, Status: string(r.Status), Summary: r.Summary})
+		out = append(out, PushedRef{Ref: r.Ref, Status: string(r.Status), Summary: r.Summary, Remote: r.Remote})
 	}
 	return out
 }
@@ -305,6 +290,21 @@ func (o Options) errorFindings(ctx context.Context, rev string, changed, deleted
 }
 
 func key(f lint.Finding) string { return f.Path + "\x00" + f.Rule + "\x00" + f.Message }
+
+// RefusedError is a push the remote refused (its hooks, a protected
+// branch): nothing of it moved there.
+type RefusedError struct {
+	Remote, Ref, Summary string
+	Said                 []string // the remote's reason, its "remote:" lines
+}
+
+func (e *RefusedError) Error() string {
+	msg := fmt.Sprintf("%s refused %s: %s", e.Remote, e.Ref, e.Summary)
+	if len(e.Said) > 0 {
+		msg += "; the remote says: " + strings.Join(e.Said, " / ")
+	}
+	return msg
+}
 
 // ErrConflict is returned by callers that treat a conflicted sync as a
 // failure (push): the report names the conflicts.

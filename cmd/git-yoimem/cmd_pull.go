@@ -50,7 +50,7 @@ and the records are named (exit 1): resolve it with git (docs/sync.md).
 }
 
 func runPull(ctx context.Context, env Env, g *globalOptions, format, remote string) error {
-	_, o, err := openSync(ctx, env, g, remote)
+	_, o, err := openSync(ctx, env, g, "pull", remote)
 	if err != nil {
 		return err
 	}
@@ -58,8 +58,9 @@ func runPull(ctx context.Context, env Env, g *globalOptions, format, remote stri
 	return finishSync(env, format, rep, err)
 }
 
-// openSync wires a sync of the workspace's memory branch with remote.
-func openSync(ctx context.Context, env Env, g *globalOptions, remote string) (*workspace.Workspace, memsync.Options, error) {
+// openSync wires a sync of the workspace's memory branch with remote for
+// command (push or pull, named in hints).
+func openSync(ctx context.Context, env Env, g *globalOptions, command, remote string) (*workspace.Workspace, memsync.Options, error) {
 	if strings.HasPrefix(remote, "-") {
 		return nil, memsync.Options{}, usageError("REMOTE %s: a remote's name does not start with '-'", quote.Value(remote))
 	}
@@ -73,7 +74,11 @@ func openSync(ctx context.Context, env Env, g *globalOptions, remote string) (*w
 	}
 	o, err := setup.Sync(ctx, w, branch, remote, env.Now)
 	if errors.Is(err, gitstore.ErrNoRemote) {
-		return nil, o, cannotRun(err, "add one ('git remote add origin URL'), name one ('git yoimem push REMOTE'), or set yoimem.remote")
+		name := "name one ('git yoimem push REMOTE')"
+		if command == "pull" {
+			name = "name one ('git yoimem pull REMOTE')"
+		}
+		return nil, o, cannotRun(err, "add one ('git remote add origin URL'), "+name+", or set yoimem.remote")
 	}
 	if err != nil {
 		return nil, o, cannotRun(err)
@@ -82,8 +87,9 @@ func openSync(ctx context.Context, env Env, g *globalOptions, remote string) (*w
 }
 
 // finishSync prints a sync's report and maps its outcome to the exit
-// code: a conflict is a refusal (1), a failure cannot run (2), a held
-// lock 3.
+// code: a conflict, a push a hook or the remote refused, a branch
+// checked out elsewhere are refusals (1), a failure cannot run (2), a
+// held lock 3.
 func finishSync(env Env, format string, rep memsync.Report, err error) error {
 	if format == "json" && (err == nil || rep.Outcome != "") {
 		if jerr := writeJSON(env, rep); jerr != nil && err == nil {
@@ -93,7 +99,12 @@ func finishSync(env Env, format string, rep memsync.Report, err error) error {
 		printSync(env, rep)
 	}
 	var checkedOut *gitstore.CheckedOutError
+	var refused *memsync.RefusedError
 	switch {
+	case errors.As(err, &refused):
+		return &exitError{code: exitFindings, err: err, hints: []string{"the remote's hooks or branch rules refused the memory branch; ask its owners to let " + refused.Ref + " be pushed, or set yoimem.remote to another remote"}}
+	case errors.Is(err, gitstore.ErrPushDeclined):
+		return &exitError{code: exitFindings, err: err, hints: []string{"the repository's pre-push hook refused the push; fix what it reported (for git-yoimem's hook: 'git yoimem lint' on the memory branch), then push again"}}
 	case errors.As(err, &checkedOut):
 		return &exitError{code: exitFindings, err: err, hints: []string{"bring the remote's memory in there: 'git -C " + checkedOut.Worktree + " merge " + rep.Tracked + "' (or switch that worktree to another branch), then run this again"}}
 	case errors.Is(err, gitstore.ErrLocked):

@@ -37,7 +37,9 @@ times. Your hooks run as for any push (the pre-push hook checks the
 memory commits).
 
 When a record was changed on both sides at the same lines, nothing is
-pushed (exit 1): resolve it with git (docs/sync.md).
+pushed (exit 1): resolve it with git (docs/sync.md). A push the remote
+refuses (its hooks, a protected branch) or the pre-push hook refuses
+exits 1 too; a remote that cannot be reached exits 2.
 
 --pr then opens the pull request of the memory branch into the base
 branch with 'git yoimem review' as its description, or replaces the
@@ -68,7 +70,7 @@ type pushJSON struct {
 }
 
 func runPush(ctx context.Context, env Env, g *globalOptions, opts pushOptions, remote string) error {
-	w, o, err := openSync(ctx, env, g, remote)
+	w, o, err := openSync(ctx, env, g, "push", remote)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package setup
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/yoimem/git-yoimem/config"
@@ -16,11 +17,15 @@ import (
 // yoimem.remote, else the base branch's remote, else origin). No remote
 // is an error wrapping gitstore.ErrNoRemote. now stamps the reflog.
 func Sync(ctx context.Context, w *workspace.Workspace, branch *gitstore.MemoryBranch, remote string, now func() time.Time) (memsync.Options, error) {
+	from := "REMOTE" // the command's argument
 	if remote == "" {
-		remote = w.Config.String(config.KeyRemote)
+		from, remote = config.KeyRemote, w.Config.String(config.KeyRemote)
 	}
 	name, err := gitstore.ResolveRemote(ctx, w.Repo, remote, branch.Base)
 	if err != nil {
+		if remote != "" {
+			err = fmt.Errorf("%s %w", from, err)
+		}
 		return memsync.Options{}, err
 	}
 	if now == nil {
@@ -42,7 +47,9 @@ const syncTimeout = 2 * time.Minute
 
 // RunSync is the sync a consolidation run starts with (Runner.Sync):
 // with yoimem.sync on and a remote to sync with, the remote's memory is
-// pulled in; nil when either is missing.
+// pulled in; nil when either is missing. Nobody may be there to answer a
+// credential prompt (a hook's or an agent's run): its git commands ask
+// none (gitstore.Unattended), and a remote that wants one fails the sync.
 func RunSync(w *workspace.Workspace, branch *gitstore.MemoryBranch, now func() time.Time) func(context.Context) (*memsync.Report, error) {
 	if !w.Config.Bool(config.KeySync) {
 		return nil
@@ -50,14 +57,15 @@ func RunSync(w *workspace.Workspace, branch *gitstore.MemoryBranch, now func() t
 	return func(ctx context.Context) (*memsync.Report, error) {
 		ctx, cancel := context.WithTimeout(ctx, syncTimeout)
 		defer cancel()
-		o, err := Sync(ctx, w, branch, "", now)
+		unattended := *branch
+		unattended.Repo.Git.Env = gitstore.Unattended(branch.Repo.Git.Env)
+		o, err := Sync(ctx, w, &unattended, "", now)
 		if err != nil {
 			if w.Config.String(config.KeyRemote) == "" && errors.Is(err, gitstore.ErrNoRemote) {
 				return nil, nil // no remote, none configured: a one-clone repository
 			}
 			return nil, err
 		}
-		o.NoPrompt = true
 		rep, err := memsync.Pull(ctx, o)
 		return &rep, err
 	}
