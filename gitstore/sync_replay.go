@@ -181,6 +181,8 @@ func (r *replayer) merge(p string, was, cur, after yoiEntry) (merged []byte, why
 	switch {
 	case err != nil:
 		return nil, "", fmt.Errorf("merge %s: %w", p, err)
+	case conflict && was.hash.IsZero():
+		return nil, "added on both sides with different text", nil
 	case conflict:
 		return nil, "changed on both sides at the same lines", nil
 	}

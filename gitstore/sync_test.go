@@ -88,6 +88,10 @@ func TestIntegrateOutcomes(t *testing.T) {
 			build: func(t *testing.T, dir string, env []string, base, s string) (string, string) {
 				return on(t, dir, env, s, a, "a2\n"), on(t, dir, env, s, a, "a3\n")
 			}},
+		{name: "both added the same path differently: a conflict that says so", want: Conflicted, conflict: "added on both sides with different text", mergeSawNoBase: true,
+			build: func(t *testing.T, dir string, env []string, base, s string) (string, string) {
+				return on(t, dir, env, s, n, "CONFLICT ours\n"), on(t, dir, env, s, n, "CONFLICT theirs\n")
+			}},
 		{name: "both changed the same lines: conflict, nothing moves", want: Conflicted, conflict: "same lines",
 			build: func(t *testing.T, dir string, env []string, base, s string) (string, string) {
 				return on(t, dir, env, s, a, "CONFLICT ours\n"), on(t, dir, env, s, a, "CONFLICT theirs\n")

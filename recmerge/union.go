@@ -7,11 +7,12 @@ import (
 
 // unionInsert merges two insertions made at the same place of a record's
 // body (the base region between them is empty): when one is a prefix or
-// a suffix of the other, the longer one; else ours, then the lines of
-// theirs that ours does not already hold, so a line both sides added is
-// not doubled. Blank lines are always kept: they separate paragraphs,
-// and two appended paragraphs must stay two. Lines compare by lineKey, so
-// a last line without a break equals the same line with one.
+// a suffix of the other, the longer one; else ours, then theirs, each
+// whole. An insertion is a unit (a dated section with its heading,
+// options and rationale; a paragraph): taking out of theirs the lines
+// ours happens to hold too would stitch a section together from the
+// lines that differ. Lines compare by lineKey, so a last line without a
+// break equals the same line with one.
 func unionInsert(ours, theirs []string, nl string) []string {
 	ko, kt := lineKeys(ours, nl), lineKeys(theirs, nl)
 	switch {
@@ -25,19 +26,7 @@ func unionInsert(ours, theirs []string, nl string) []string {
 	case len(kt) < len(ko) && (slices.Equal(ko[:len(kt)], kt) || slices.Equal(ko[len(ko)-len(kt):], kt)):
 		return ours
 	}
-	held := map[string]int{}
-	for _, k := range ko {
-		held[k]++
-	}
-	out := append([]string(nil), ours...)
-	for i, k := range kt {
-		if held[k] > 0 && strings.TrimSpace(k) != "" {
-			held[k]--
-			continue
-		}
-		out = append(out, theirs[i])
-	}
-	return out
+	return append(append([]string(nil), ours...), theirs...)
 }
 
 // endsLine reports whether the last of lines ends in a line break.

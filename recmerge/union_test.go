@@ -29,7 +29,15 @@ func TestMergeUnion(t *testing.T) {
 	}{
 		{name: "append/append", base: list, a: list + "- A\n", b: list + "- B\n", want: list + "- A\n- B\n"},
 		{name: "the same line appended on both", base: list, a: list + "- A\n", b: list + "- A\n", want: list + "- A\n"},
-		{name: "a line both appended is not doubled", base: list, a: list + "- S\n- A\n", b: list + "- S\n- B\n", want: list + "- S\n- A\n- B\n"},
+		{name: "a line both appended stays in each insertion", base: list, a: list + "- S\n- A\n", b: list + "- S\n- B\n", want: list + "- S\n- A\n- S\n- B\n"},
+		// Two decision sections appended by two clones: each stays whole
+		// (its heading, options and rationale), never stitched line by line.
+		{name: "two sections appended stay whole", path: ".yoi/memory/decisions/d.md",
+			base: "# d\n\n## Decided 01-01\n\n- Chosen: x\n- Options:\n  - x\n  - y",
+			a:    "# d\n\n## Decided 01-01\n\n- Chosen: x\n- Options:\n  - x\n  - y\n\n## Decided 01-02\n\n- Chosen: y\n- Options:\n  - x\n  - y",
+			b:    "# d\n\n## Decided 01-01\n\n- Chosen: x\n- Options:\n  - x\n  - y\n\n## Decided 01-02\n\n- Chosen: z\n- Options:\n  - x\n  - y",
+			want: "# d\n\n## Decided 01-01\n\n- Chosen: x\n- Options:\n  - x\n  - y\n\n## Decided 01-02\n\n- Chosen: y\n- Options:\n  - x\n  - y\n\n## Decided 01-02\n\n- Chosen: z\n- Options:\n  - x\n  - y"},
+
 		{name: "ours a prefix of theirs", base: list, a: list + "- A\n", b: list + "- A\n- B\n", want: list + "- A\n- B\n"},
 		{name: "theirs a prefix of ours", base: list, a: list + "- A\n- B\n", b: list + "- A\n", want: list + "- A\n- B\n"},
 		{name: "ours a suffix of theirs", base: list, a: list + "- B\n", b: list + "- A\n- B\n", want: list + "- A\n- B\n"},
