@@ -65,6 +65,7 @@ type sim struct {
 	syncs                    []syncTiming
 	pushes                   []time.Duration
 	conflicts, baseConflicts int
+	conflictReasons          map[string]int // by the reason sync gives
 	outcomes                 map[string]int
 	consolidations           int
 	stuck                    map[int]bool // clones left with a conflict: they stop pushing
@@ -85,6 +86,7 @@ func (s *sim) clone(i int) string { return s.path(fmt.Sprintf("c%02d", i)) }
 
 func (s *sim) run() error {
 	s.outcomes, s.stuck, s.start = map[string]int{}, map[int]bool{}, time.Now()
+	s.conflictReasons = map[string]int{}
 	if err := s.setup(); err != nil {
 		return err
 	}
@@ -195,6 +197,7 @@ func (s *sim) timedSync(c int) error {
 	switch {
 	case outcome == "conflict":
 		s.conflicts++
+		s.conflictReasons[jsonField(out, "reason")]++
 		s.stuck[c] = true
 		fmt.Fprintf(os.Stderr, "teamsim: clone %d left a conflict for a person:\n%s\n", c, out)
 		return nil
@@ -212,6 +215,7 @@ func (s *sim) yoimemPush(c int) (string, error) {
 	s.pushes = append(s.pushes, time.Since(began))
 	if jsonField(out, "outcome") == "conflict" {
 		s.conflicts++
+		s.conflictReasons[jsonField(out, "reason")]++
 		s.stuck[c] = true
 		fmt.Fprintf(os.Stderr, "teamsim: clone %d left a conflict for a person:\n%s\n", c, out)
 		return out, nil
@@ -263,7 +267,7 @@ func (s *sim) report(w *os.File) {
 	fmt.Fprintf(w, "clones: %d, consolidations each: %d, push chance %.2f, shared-decision chance %.2f, seed %d\n", s.clones, s.runs, s.push, s.shared, s.seed)
 	fmt.Fprintf(w, "consolidations: %d; memory commits on the remote: %s (merge commits: %s); decision records: %d; notes: %d\n",
 		s.consolidations, strings.TrimSpace(commits), strings.TrimSpace(merges), countLines(records), countLines(notes))
-	fmt.Fprintf(w, "conflicts left for a person: %d (git rebase of the same commits stopped on a conflict %d times)\n", s.conflicts, s.baseConflicts)
+	fmt.Fprintf(w, "conflicts left for a person: %d (%s; git rebase of the same commits stopped on a conflict %d times)\n", s.conflicts, outcomeList(s.conflictReasons), s.baseConflicts)
 	fmt.Fprintf(w, "sync outcomes: %s\n", outcomeList(s.outcomes))
 	fmt.Fprintf(w, "lint of the remote's memory: %s\n", lintOut)
 	fmt.Fprintf(w, "| what | runs | median ms | p90 ms |\n|---|---|---|---|\n")
