@@ -38,6 +38,7 @@ func main() {
 	flag.Float64Var(&o.push, "push", 0.7, "chance that a clone pushes after a consolidation")
 	flag.Float64Var(&o.shared, "shared", 0.2, "chance that an entry updates one of three decisions every clone updates")
 	flag.Int64Var(&o.seed, "seed", 1, "seed of the order and of the entries")
+	flag.BoolVar(&o.seeded, "seeded", true, "the shared decisions exist on the remote before the clones are made (false: the first clones to meet one each create it, and a record added on both sides with different text is a conflict)")
 	flag.Parse()
 	if o.dir == "" || o.clones < 1 || o.runs < 1 {
 		fmt.Fprintln(os.Stderr, "teamsim: -dir is required; -clones and -runs must be at least 1")
@@ -56,6 +57,7 @@ type options struct {
 	clones, runs int
 	push, shared float64
 	seed         int64
+	seeded       bool
 }
 
 type sim struct {
@@ -121,6 +123,16 @@ func (s *sim) setup() error {
 		{"git", "-C", seed, "commit", "-q", "-m", "memory layout"},
 		{"git", "-C", seed, "remote", "add", "origin", s.path("remote.git")},
 		{"git", "-C", seed, "push", "-q", "origin", "main"},
+	}
+	if s.seeded {
+		for i, topic := range sharedTopics {
+			if err := s.writeEntry(seed, 0xfff, i, topic); err != nil {
+				return err
+			}
+		}
+		steps = append(steps,
+			[]string{"git", "-C", seed, "yoimem", "consolidate", "--engine", "rules"},
+			[]string{"git", "-C", seed, "yoimem", "push"})
 	}
 	for c := 0; c < s.clones; c++ {
 		steps = append(steps,
@@ -223,23 +235,30 @@ func (s *sim) yoimemPush(c int) (string, error) {
 	return out, err
 }
 
+// sharedTopics are the decisions every clone takes part in.
+var sharedTopics = [...]string{"cache policy", "retry count", "log format"}
+
 // stage writes one staging entry: a decision of this clone's own, or an
-// update of one of three decisions every clone takes part in.
+// update of one of the shared decisions.
 func (s *sim) stage(c, r int) error {
+	topic := fmt.Sprintf("clone %d choice %d", c, r)
+	if s.rng.Float64() < s.shared {
+		topic = sharedTopics[s.rng.Intn(len(sharedTopics))]
+	}
+	return s.writeEntry(s.clone(c), c, r, topic)
+}
+
+func (s *sim) writeEntry(repo string, c, r int, topic string) error {
 	s.entry++
 	id := fmt.Sprintf("0194d29f-%04x-7%03x-8000-%012x", c, r%0x1000, s.entry)
-	topic := fmt.Sprintf("clone %d choice %d", c, r)
 	chosen := fmt.Sprintf("option %d", s.rng.Intn(3))
-	if s.rng.Float64() < s.shared {
-		topic = []string{"cache policy", "retry count", "log format"}[s.rng.Intn(3)]
-	}
 	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(s.entry) * time.Minute)
 	body := fmt.Sprintf(`{"version": 1, "id": %q, "created_at": %q,
  "source": {"session_id": "c%d-s%d", "range": [1, 9]}, "agent": "claude-code", "model": "recorded",
  "activity": {"decisions": [{"topic": %q, "options": ["option 0", "option 1", "option 2"], "chosen": %q, "rationale": "measured in run %d"}],
   "discussions": [], "attempts": [], "requests": []}}
 `, id, when.Format(time.RFC3339), c, r, topic, chosen, r)
-	dir := filepath.Join(s.clone(c), ".yoi", "memory", "_staging")
+	dir := filepath.Join(repo, ".yoi", "memory", "_staging")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -264,7 +283,7 @@ func (s *sim) report(w *os.File) {
 			baseReplay = append(baseReplay, t.fetch+t.rebase)
 		}
 	}
-	fmt.Fprintf(w, "clones: %d, consolidations each: %d, push chance %.2f, shared-decision chance %.2f, seed %d\n", s.clones, s.runs, s.push, s.shared, s.seed)
+	fmt.Fprintf(w, "clones: %d, consolidations each: %d, push chance %.2f, shared-decision chance %.2f (seeded on the remote first: %v), seed %d\n", s.clones, s.runs, s.push, s.shared, s.seeded, s.seed)
 	fmt.Fprintf(w, "consolidations: %d; memory commits on the remote: %s (merge commits: %s); decision records: %d; notes: %d\n",
 		s.consolidations, strings.TrimSpace(commits), strings.TrimSpace(merges), countLines(records), countLines(notes))
 	fmt.Fprintf(w, "conflicts left for a person: %d (%s; git rebase of the same commits stopped on a conflict %d times)\n", s.conflicts, outcomeList(s.conflictReasons), s.baseConflicts)
@@ -331,6 +350,9 @@ func jsonField(out, key string) string {
 func countLines(s string) int { return len(strings.Fields(strings.ReplaceAll(s, " ", "_"))) }
 
 func outcomeList(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
 	var keys []string
 	for k := range m {
 		keys = append(keys, k)
