@@ -145,3 +145,19 @@ func envHostIs(getenv func(string) string, host string, keys ...string) bool {
 	}
 	return false
 }
+
+// PickURL chooses, of a remote's URLs (as git fetches from it, then as
+// its configuration names it, before url.<base>.insteadOf rewrote it),
+// the first one a tool serves, else the first: a forge's URL rewritten
+// to a mirror or a local path still names whose repository it is.
+func PickURL(urls []string, getenv func(string) string) string {
+	for _, u := range urls {
+		if u != "" && Detect(u, getenv).Kind != None {
+			return u
+		}
+	}
+	if len(urls) == 0 {
+		return ""
+	}
+	return urls[0]
+}

@@ -84,3 +84,22 @@ func TestHostRepoFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestPickURL(t *testing.T) {
+	none := func(string) string { return "" }
+	tests := []struct {
+		urls []string
+		want string
+	}{
+		{[]string{"/srv/mirror.git", "https://github.com/o/r.git"}, "https://github.com/o/r.git"},
+		{[]string{"git@github.com:o/r.git", "gh:o/r"}, "git@github.com:o/r.git"},
+		{[]string{"/srv/a.git", ""}, "/srv/a.git"},
+		{[]string{"/srv/a.git", "/srv/b.git"}, "/srv/a.git"},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		if got := PickURL(tt.urls, none); got != tt.want {
+			t.Errorf("PickURL(%q) = %q, want %q", tt.urls, got, tt.want)
+		}
+	}
+}

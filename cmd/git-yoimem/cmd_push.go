@@ -106,13 +106,11 @@ const prTimeout = 2 * time.Minute
 // openPullRequest opens or updates the memory branch's pull request with
 // the review of base..memory branch as its description.
 func openPullRequest(ctx context.Context, env Env, w *workspace.Workspace, o memsync.Options) (*forge.Result, error) {
-	url, configured, err := gitstore.RemoteURLs(ctx, w.Repo, o.Remote)
+	fetched, configured, err := gitstore.RemoteURLs(ctx, w.Repo, o.Remote)
 	if err != nil {
 		return nil, err
 	}
-	if forge.Detect(url, env.Getenv).Kind == forge.None && configured != "" {
-		url = configured // insteadOf rewrote a forge's URL (e.g. to a mirror): the name says whose
-	}
+	url := forge.PickURL([]string{fetched, configured}, env.Getenv)
 	prefix, err := w.Prefix()
 	if err != nil {
 		return nil, err
