@@ -27,12 +27,10 @@ func lowerInPlace(s []byte) []byte {
 // what it read, until a rune grows, when out is moved to a new slice.
 func lowerTo(out, s []byte, inPlace bool) []byte {
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) {
-			if w := binary.LittleEndian.Uint64(s[i:]); w&0x8080808080808080 == 0 {
-				out = binary.LittleEndian.AppendUint64(out, lowerWord(w))
-				i += 8
-				continue
-			}
+		if n := asciiWords(out[len(out):cap(out)], s[i:]); n > 0 {
+			out = out[:len(out)+n]
+			i += n
+			continue
 		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
@@ -63,6 +61,22 @@ func lowerTo(out, s []byte, inPlace bool) []byte {
 		i += size
 	}
 	return out
+}
+
+// asciiWords lowers the eight-byte ASCII words at the start of s into
+// dst, as far as dst has room, and returns how many bytes it lowered. In
+// place, dst starts at or before s: each word is read before it is
+// written.
+func asciiWords(dst, s []byte) int {
+	n := 0
+	for ; n+8 <= len(s) && n+8 <= len(dst); n += 8 {
+		w := binary.LittleEndian.Uint64(s[n:])
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+		binary.LittleEndian.PutUint64(dst[n:], lowerWord(w))
+	}
+	return n
 }
 
 // lowerRune is unicode.ToLower, without its table search for the blocks
