@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/yoimem/git-yoimem/record"
@@ -109,6 +110,11 @@ func walk(readDir readDirFunc, base, rel string, out *[]record.Entry) error {
 	if err != nil {
 		return err
 	}
+	n := 0
+	for _, b := range batches {
+		n += len(b)
+	}
+	*out = slices.Grow(*out, n) // knowledge/ has thousands: grown once
 	var subdirs []string
 	for _, b := range batches {
 		for _, e := range b {

@@ -106,8 +106,12 @@ func Context(snap record.Snapshot, budget int, examine Examiner) (ContextResult,
 	return res, nil
 }
 
-// tooLarge reports a read refused by its size limit.
+// tooLarge reports a read refused by its size limit. No error, the usual
+// answer for every knowledge record, costs no allocation.
 func tooLarge(err error) bool {
+	if err == nil {
+		return false
+	}
 	var tl *record.TooLargeError
 	return errors.As(err, &tl)
 }
@@ -120,7 +124,7 @@ func invocableExaminer(snap record.Snapshot) Examiner {
 		if err != nil || !mayBeInvocable(content) {
 			return Examined{}, err
 		}
-		return Examine(e.Path, content), nil
+		return ExamineFacts(e.Path, content), nil
 	}
 }
 

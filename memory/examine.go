@@ -26,10 +26,19 @@ type Examined struct {
 // the text lowered for matching. Decoding the frontmatter of every record
 // would cost a search more than matching them; a search decodes its hits.
 func ExamineText(path string, content []byte) Examined {
+	ex := examineUnlowered(path, content)
+	if ex.Text {
+		ex.Lower = lower(content)
+	}
+	return ex
+}
+
+// examineUnlowered is ExamineText without the lowered text.
+func examineUnlowered(path string, content []byte) Examined {
 	if !utf8.Valid(content) || bytes.IndexByte(content, 0) >= 0 {
 		return Examined{Problem: "not UTF-8 text"}
 	}
-	return Examined{Text: true, Kind: record.Classify(path).Kind.String(), UserInvocable: true, Lower: lower(content)}
+	return Examined{Text: true, Kind: record.Classify(path).Kind.String(), UserInvocable: true}
 }
 
 // ExamineTextInPlace is ExamineText lowering content in place when it can
@@ -47,7 +56,19 @@ type Examiner func(e record.Entry) (Examined, error)
 
 // Examine looks at one record file's content: its text and its facts.
 func Examine(path string, content []byte) Examined {
-	ex := ExamineText(path, content)
+	return withFacts(ExamineText(path, content), path, content)
+}
+
+// ExamineFacts is Examine without the lowered text (Lower is nil): the
+// always-on context reads descriptions only, and lowering a record costs
+// about as much as reading it.
+func ExamineFacts(path string, content []byte) Examined {
+	return withFacts(examineUnlowered(path, content), path, content)
+}
+
+// withFacts adds the facts of content's frontmatter to ex, an
+// examination of its text.
+func withFacts(ex Examined, path string, content []byte) Examined {
 	if !ex.Text {
 		return ex
 	}

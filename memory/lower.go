@@ -1,35 +1,98 @@
 package memory
 
 import (
-	"bytes"
 	"encoding/binary"
+	"unicode"
+	"unicode/utf8"
 )
 
-// lower returns s lowered for case-insensitive matching. ASCII text, the
-// usual record, is lowered eight bytes at a time; anything else goes
-// through bytes.ToLower's Unicode rules (whose ASCII loop is a byte at a
-// time, and a cold search lowers every record).
+// lower returns s lowered for case-insensitive matching, exactly as
+// bytes.ToLower does (invalid UTF-8 included). ASCII, most of any record,
+// is lowered eight bytes at a time even between other text; bytes.ToLower
+// maps the whole of a text with one non-ASCII rune a rune at a time, and
+// a cold search lowers every record (many in Japanese).
 func lower(s []byte) []byte {
-	out := make([]byte, len(s))
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := binary.LittleEndian.Uint64(s[i:])
-		if w&0x8080808080808080 != 0 {
-			return bytes.ToLower(s)
+	return lowerTo(make([]byte, 0, len(s)), s, false)
+}
+
+// lowerInPlace lowers s in place and returns it, unless a lowered rune
+// is longer than the original (rare: Ⱥ, or invalid UTF-8 becoming
+// U+FFFD): then the rest goes into a new slice.
+func lowerInPlace(s []byte) []byte {
+	return lowerTo(s[:0], s, true)
+}
+
+// lowerTo appends s lowered to out. In place (out is s[:0]), what is
+// appended never passes what has been read: each step writes at most
+// what it read, until a rune grows, when out is moved to a new slice.
+func lowerTo(out, s []byte, inPlace bool) []byte {
+	for i := 0; i < len(s); {
+		if n := asciiWords(out[len(out):cap(out)], s[i:]); n > 0 {
+			out = out[:len(out)+n]
+			i += n
+			continue
 		}
-		binary.LittleEndian.PutUint64(out[i:], lowerWord(w))
-	}
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
-			return bytes.ToLower(s)
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			out = append(out, c)
+			i++
+			continue
 		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+		if c := s[i]; c >= 0xe3 && c <= 0xe9 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+			// U+3000–U+9FFF (kana, kanji), caseless: no decoding
+			out = append(out, s[i:i+3]...)
+			i += 3
+			continue
 		}
-		out[i] = c
+		r, size := utf8.DecodeRune(s[i:])
+		lr := lowerRune(r)
+		if lr == r && size == utf8.RuneLen(r) { // unchanged and valid: as it is
+			out = append(out, s[i:i+size]...)
+			i += size
+			continue
+		}
+		if inPlace && len(out)+utf8.RuneLen(lr) > i+size {
+			out = append(make([]byte, 0, len(s)+len(s)/8+utf8.UTFMax), out...)
+			inPlace = false
+		}
+		out = utf8.AppendRune(out, lr)
+		i += size
 	}
 	return out
+}
+
+// asciiWords lowers the eight-byte ASCII words at the start of s into
+// dst, as far as dst has room, and returns how many bytes it lowered. In
+// place, dst starts at or before s: each word is read before it is
+// written.
+func asciiWords(dst, s []byte) int {
+	n := 0
+	for ; n+8 <= len(s) && n+8 <= len(dst); n += 8 {
+		w := binary.LittleEndian.Uint64(s[n:])
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+		binary.LittleEndian.PutUint64(dst[n:], lowerWord(w))
+	}
+	return n
+}
+
+// lowerRune is unicode.ToLower, without its table search for the blocks
+// of CJK and Hangul text, which have no case (TestCaselessBlocks checks
+// every rune of them).
+func lowerRune(r rune) rune {
+	if caseless(r) {
+		return r
+	}
+	return unicode.ToLower(r)
+}
+
+// caseless: CJK symbols and punctuation, kana, CJK ideographs
+// (U+3000–U+9FFF) and Hangul syllables (U+AC00–U+D7A3).
+func caseless(r rune) bool {
+	return (r >= 0x3000 && r <= 0x9fff) || (r >= 0xac00 && r <= 0xd7a3)
 }
 
 // lowerWord lowers the ASCII letters of eight ASCII bytes: a byte is set
@@ -41,27 +104,4 @@ func lowerWord(w uint64) uint64 {
 	gtZ := w + ones*(0x80-'Z'-1) // high bit: byte > 'Z'
 	mask := (geA &^ gtZ) & (ones * 0x80)
 	return w | mask>>2
-}
-
-// lowerInPlace lowers s in place when it is ASCII and returns it; other
-// text is lowered into a new slice (Unicode lowering may change lengths).
-func lowerInPlace(s []byte) []byte {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := binary.LittleEndian.Uint64(s[i:])
-		if w&0x8080808080808080 != 0 {
-			return bytes.ToLower(s) // the ASCII lowered so far stays as it is
-		}
-		binary.LittleEndian.PutUint64(s[i:], lowerWord(w))
-	}
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
-			return bytes.ToLower(s) // the ASCII lowered so far stays as it is
-		}
-		if 'A' <= c && c <= 'Z' {
-			s[i] = c + 'a' - 'A'
-		}
-	}
-	return s
 }

@@ -73,8 +73,8 @@ func Load(path string, now func() time.Time) (*Cache, error) {
 	return load(path, now, false)
 }
 
-// LoadFacts is Load for a cache of the facts of records (memory.Examine)
-// without their lowered texts, for the always-on context.
+// LoadFacts is Load for a cache of the facts of records
+// (memory.ExamineFacts, no lowered texts), for the always-on context.
 func LoadFacts(path string, now func() time.Time) (*Cache, error) {
 	return load(path, now, true)
 }
@@ -133,8 +133,7 @@ func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
 		}
 		var ex memory.Examined
 		if c.factsOnly {
-			ex = memory.Examine(e.Path, content)
-			ex.Lower = nil
+			ex = memory.ExamineFacts(e.Path, content)
 		} else if snap.Owned {
 			ex = memory.ExamineTextInPlace(e.Path, content) // content is ours, read for this
 		} else {
