@@ -348,12 +348,27 @@ func (m *MemoryBranch) lock(ctx context.Context) (func(), error) {
 // else origin's), else origin/HEAD's branch, else init.defaultBranch, else
 // main or master. It returns a full ref name.
 func ResolveBase(ctx context.Context, r Repo, configured string) (string, error) {
+	return ResolveBaseIn(ctx, r, nil, configured)
+}
+
+// ResolveBaseIn is ResolveBase reading refs through objs when it is set
+// (no git process per ref looked at); git answers what objs cannot (a
+// ref backend it does not read), and init.defaultBranch is asked only
+// when origin/HEAD names no branch that exists.
+func ResolveBaseIn(ctx context.Context, r Repo, objs *Objects, configured string) (string, error) {
 	exists := func(ref string) bool {
+		if objs != nil {
+			if h, err := objs.RefHash(ref); err == nil {
+				return h != ""
+			}
+		}
 		_, err := r.Git.Run(ctx, "show-ref", "--verify", "--quiet", ref)
 		return err == nil
 	}
 	pick := func(name string) string {
 		switch {
+		case name == "":
+			return ""
 		case strings.HasPrefix(name, "refs/") && exists(name):
 			return name
 		case exists("refs/heads/" + name):
@@ -371,15 +386,18 @@ func ResolveBase(ctx context.Context, r Repo, configured string) (string, error)
 		}
 		return "", fmt.Errorf("yoimem.baseBranch %q: %w (no such local or origin branch)", configured, ErrNoBase)
 	}
-	var candidates []string
 	if out, err := r.Git.Run(ctx, "symbolic-ref", "-q", "refs/remotes/origin/HEAD"); err == nil {
-		candidates = append(candidates, strings.TrimPrefix(strings.TrimSpace(string(out)), "refs/remotes/origin/"))
+		if ref := pick(strings.TrimPrefix(strings.TrimSpace(string(out)), "refs/remotes/origin/")); ref != "" {
+			return ref, nil
+		}
 	}
 	if out, err := r.Git.Run(ctx, "config", "init.defaultBranch"); err == nil {
-		candidates = append(candidates, strings.TrimSpace(string(out)))
+		if ref := pick(strings.TrimSpace(string(out))); ref != "" {
+			return ref, nil
+		}
 	}
-	for _, name := range append(candidates, "main", "master") {
-		if ref := pick(name); name != "" && ref != "" {
+	for _, name := range []string{"main", "master"} {
+		if ref := pick(name); ref != "" {
 			return ref, nil
 		}
 	}

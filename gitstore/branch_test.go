@@ -308,27 +308,54 @@ func TestCommitInOddRepositories(t *testing.T) {
 	})
 }
 
+// TestResolveBase: the same answers whether refs are read by git or
+// through the object store (ResolveBaseIn), packed or loose.
 func TestResolveBase(t *testing.T) {
-	_, dir, env := memRepo(t)
-	repo, _ := Locate(context.Background(), Git{Dir: dir, Env: env})
-	ctx := context.Background()
-	if ref, err := ResolveBase(ctx, repo, ""); err != nil || ref != "refs/heads/main" {
-		t.Fatalf("default: %s %v", ref, err)
-	}
-	runGit(t, dir, env, "branch", "trunk")
-	if ref, err := ResolveBase(ctx, repo, "trunk"); err != nil || ref != "refs/heads/trunk" {
-		t.Fatalf("configured: %s %v", ref, err)
-	}
-	runGit(t, dir, env, "update-ref", "refs/remotes/origin/develop", "main")
-	runGit(t, dir, env, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/develop")
-	if ref, err := ResolveBase(ctx, repo, ""); err != nil || ref != "refs/remotes/origin/develop" {
-		t.Fatalf("origin/HEAD: %s %v", ref, err)
-	}
-	if ref, err := ResolveBase(ctx, repo, "origin/develop"); err != nil || ref != "refs/remotes/origin/develop" {
-		t.Fatalf("origin/develop: %s %v", ref, err)
-	}
-	if _, err := ResolveBase(ctx, repo, "nope"); !errors.Is(err, ErrNoBase) {
-		t.Fatalf("missing configured base: %v", err)
+	for _, through := range []string{"git", "objects", "objects, packed refs"} {
+		t.Run(through, func(t *testing.T) {
+			_, dir, env := memRepo(t)
+			repo, _ := Locate(context.Background(), Git{Dir: dir, Env: env})
+			ctx := context.Background()
+			resolve := func(configured string) (string, error) {
+				if through == "git" {
+					return ResolveBase(ctx, repo, configured)
+				}
+				if through == "objects, packed refs" {
+					runGit(t, dir, env, "pack-refs", "--all")
+				}
+				objs, err := OpenObjects(repo)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return ResolveBaseIn(ctx, repo, objs, configured)
+			}
+			if ref, err := resolve(""); err != nil || ref != "refs/heads/main" {
+				t.Fatalf("default: %s %v", ref, err)
+			}
+			runGit(t, dir, env, "branch", "trunk")
+			if ref, err := resolve("trunk"); err != nil || ref != "refs/heads/trunk" {
+				t.Fatalf("configured: %s %v", ref, err)
+			}
+			runGit(t, dir, env, "config", "init.defaultBranch", "trunk")
+			if ref, err := resolve(""); err != nil || ref != "refs/heads/trunk" {
+				t.Fatalf("init.defaultBranch: %s %v", ref, err)
+			}
+			runGit(t, dir, env, "update-ref", "refs/remotes/origin/develop", "main")
+			runGit(t, dir, env, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/develop")
+			if ref, err := resolve(""); err != nil || ref != "refs/remotes/origin/develop" {
+				t.Fatalf("origin/HEAD: %s %v", ref, err)
+			}
+			runGit(t, dir, env, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/gone")
+			if ref, err := resolve(""); err != nil || ref != "refs/heads/trunk" {
+				t.Fatalf("origin/HEAD naming no branch: %s %v", ref, err)
+			}
+			if ref, err := resolve("origin/develop"); err != nil || ref != "refs/remotes/origin/develop" {
+				t.Fatalf("origin/develop: %s %v", ref, err)
+			}
+			if _, err := resolve("nope"); !errors.Is(err, ErrNoBase) {
+				t.Fatalf("missing configured base: %v", err)
+			}
+		})
 	}
 }
 

@@ -23,7 +23,7 @@ var ErrNoRemote = errors.New("no remote")
 // refs/remotes/origin/main, branch.main.remote for refs/heads/main); else
 // origin, or the only remote there is. No remote is ErrNoRemote.
 func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string, error) {
-	remotes, err := listRemotes(ctx, r)
+	remotes, follows, err := remoteConfig(ctx, r)
 	if err != nil {
 		return "", err
 	}
@@ -33,7 +33,7 @@ func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string
 		}
 		return configured, nil
 	}
-	if name := baseRemote(ctx, r, remotes, base); name != "" {
+	if name := baseRemote(remotes, follows, base); name != "" {
 		return name, nil
 	}
 	switch {
@@ -47,8 +47,9 @@ func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string
 	return "", fmt.Errorf("%w: the base branch follows none and there is no origin among %s (set yoimem.remote)", ErrNoRemote, remoteList(remotes))
 }
 
-// baseRemote is the remote the base branch is, or follows: "" when none.
-func baseRemote(ctx context.Context, r Repo, remotes []string, base string) string {
+// baseRemote is the remote the base branch is, or follows (follows maps
+// a local branch to its branch.<name>.remote): "" when none.
+func baseRemote(remotes []string, follows map[string]string, base string) string {
 	if rest, ok := strings.CutPrefix(base, "refs/remotes/"); ok {
 		// A remote's name may hold slashes: the longest that prefixes wins.
 		best := ""
@@ -63,23 +64,37 @@ func baseRemote(ctx context.Context, r Repo, remotes []string, base string) stri
 	if !ok {
 		return ""
 	}
-	out, err := r.Git.Run(ctx, "config", "--get", "branch."+branch+".remote")
-	if err != nil {
-		return ""
-	}
-	name := strings.TrimSpace(string(out))
+	name := follows[branch]
 	if !slices.Contains(remotes, name) {
 		return "" // "." (the repository itself) or a URL: not a named remote
 	}
 	return name
 }
 
-func listRemotes(ctx context.Context, r Repo) ([]string, error) {
-	out, err := r.Git.Run(ctx, "remote")
-	if err != nil {
-		return nil, fmt.Errorf("list the remotes: %w", err)
+// remoteConfig reads, with one git process, the names of the remotes
+// (those with a url, pushurl or fetch setting, as git remote lists them)
+// and the remote each local branch follows (branch.<name>.remote).
+func remoteConfig(ctx context.Context, r Repo) (remotes []string, follows map[string]string, err error) {
+	out, err := r.Git.Run(ctx, "config", "-z", "--get-regexp", `^(remote\..+\.(url|pushurl|fetch)|branch\..+\.remote)$`)
+	var ge *Error
+	if errors.As(err, &ge) && ge.ExitCode == 1 {
+		return nil, map[string]string{}, nil // no such setting: no remote
 	}
-	return strings.Fields(string(out)), nil
+	if err != nil {
+		return nil, nil, fmt.Errorf("list the remotes: %w", err)
+	}
+	follows = map[string]string{}
+	for _, entry := range strings.Split(string(out), "\x00") {
+		key, value, _ := strings.Cut(entry, "\n")
+		if rest, ok := strings.CutPrefix(key, "remote."); ok {
+			if i := strings.LastIndexByte(rest, '.'); i > 0 && !slices.Contains(remotes, rest[:i]) {
+				remotes = append(remotes, rest[:i])
+			}
+		} else if rest, ok := strings.CutPrefix(key, "branch."); ok {
+			follows[strings.TrimSuffix(rest, ".remote")] = value
+		}
+	}
+	return remotes, follows, nil
 }
 
 func remoteList(remotes []string) string {

@@ -143,11 +143,11 @@ func MemoryBranch(ctx context.Context, w *workspace.Workspace) (*gitstore.Memory
 	if err != nil {
 		return nil, err
 	}
-	base, err := gitstore.ResolveBase(ctx, w.Repo, w.Config.String(config.KeyBaseBranch))
+	objs, err := gitstore.OpenObjects(w.Repo)
 	if err != nil {
 		return nil, err
 	}
-	objs, err := gitstore.OpenObjects(w.Repo)
+	base, err := gitstore.ResolveBaseIn(ctx, w.Repo, objs, w.Config.String(config.KeyBaseBranch))
 	if err != nil {
 		return nil, err
 	}
