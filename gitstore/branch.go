@@ -356,6 +356,9 @@ func ResolveBase(ctx context.Context, r Repo, configured string) (string, error)
 // ref backend it does not read), and init.defaultBranch is asked only
 // when origin/HEAD names no branch that exists.
 func ResolveBaseIn(ctx context.Context, r Repo, objs *Objects, configured string) (string, error) {
+	if format, err := repoExtension(r.CommonDir, "refstorage"); err != nil || (format != "" && format != "files") {
+		objs = nil // reftable: only git reads those refs
+	}
 	exists := func(ref string) bool {
 		if objs != nil {
 			if h, err := objs.RefHash(ref); err == nil {
