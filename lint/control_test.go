@@ -36,3 +36,15 @@ func TestFirstControlMatchesByteLoop(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFirstControl scans prose of 60-byte lines, as records are, with
+// no control byte: the whole text is read.
+func BenchmarkFirstControl(b *testing.B) {
+	text := bytes.Repeat([]byte("Retry idempotent calls twice, with backoff; see #retry-x.\n\t- a\r\n"), 4096)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if firstControl(text) >= 0 {
+			b.Fatal("a control byte in plain text")
+		}
+	}
+}
