@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/binary"
 	"fmt"
 	"path"
 	"strings"
@@ -13,17 +14,15 @@ import (
 // character (a terminal escape would reach the agent's context and the
 // reviewer's screen). Tab, LF and CR are text.
 func (fl *fileLint) binary(content []byte) {
-	at, n := -1, 0
-	for i, c := range content {
-		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
-			if at < 0 {
-				at = i
-			}
-			n++
-		}
-	}
+	at := firstControl(content)
 	if at < 0 {
 		return
+	}
+	n := 0
+	for _, c := range content[at:] {
+		if isControl(c) {
+			n++
+		}
 	}
 	line, col := position(content, at)
 	what := fmt.Sprintf("a control character (0x%02x)", content[at])
@@ -35,6 +34,38 @@ func (fl *fileLint) binary(content []byte) {
 		more = fmt.Sprintf(" (%d such bytes in the file)", n)
 	}
 	fl.add(Error, RuleBinaryContent, line, col, "%s%s; records are text, and git shows no diff of a file with NUL bytes: remove it", what, more)
+}
+
+func isControl(c byte) bool {
+	return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
+}
+
+// firstControl returns the offset of the first control byte (isControl)
+// in b, or -1. Every file is scanned, and almost none has one: eight bytes
+// are looked at together, and only a word holding a byte below 0x20 (a
+// tab or newline, mostly) or a DEL is looked at byte by byte.
+func firstControl(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		below := (x - 0x20*ones) &^ x & highs // some byte < 0x20
+		del := x ^ 0x7f*ones
+		if below|((del-ones)&^del&highs) == 0 {
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if isControl(b[j]) {
+				return j
+			}
+		}
+	}
+	for ; i < len(b); i++ {
+		if isControl(b[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // idFields reports id: and name: fields: a record's ID is its file name.

@@ -182,12 +182,16 @@ func (fl *fileLint) lowImportance(rec *record.Record, content []byte, opts Optio
 	if opts.Usage == nil || limit <= 0 || int64(len(content)) <= limit || rec.Kind == record.KindSummary {
 		return
 	}
+	// Usage is a lookup; the estimate reads every byte: ask usage first.
+	u := opts.Usage(rec)
+	if !u.Known || !u.Unused && u.Frequency >= opts.ProtectFrequency {
+		return
+	}
 	size := tokens.Estimate(content)
 	if size <= limit {
 		return
 	}
-	switch u := opts.Usage(rec); {
-	case !u.Known:
+	switch {
 	case u.Unused:
 		fl.add(Warning, RuleLowImportance, 1, 1, "about %s tokens, not used in the last %s input tokens: room to compress", quote.Thousands(size), quote.Thousands(u.Idle))
 	case u.Frequency < opts.ProtectFrequency:

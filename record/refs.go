@@ -16,6 +16,30 @@ type Ref struct {
 // fenced and indented code blocks, URL fragments (page#anchor, ](#anchor))
 // and issue numbers (#42) are not references. A slug needs a letter.
 func Refs(text []byte) []Ref {
+	if !mayHoldRef(text) {
+		return nil
+	}
+	return refsScan(text)
+}
+
+// mayHoldRef reports whether text has a '#' followed by a slug byte, which
+// every reference starts with. Most bodies have headings and no
+// reference: one IndexByte pass then spares the line-by-line scan.
+func mayHoldRef(text []byte) bool {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(text[i:], '#')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+1 < len(text) && isSlugByte(text[i+1]) {
+			return true
+		}
+	}
+}
+
+// refsScan is Refs without the prefilter.
+func refsScan(text []byte) []Ref {
 	var refs []Ref
 	var fence []byte  // the opening fence while inside a fenced block
 	blank := true     // the previous line was blank (or the text starts)

@@ -45,3 +45,43 @@ func TestRefs(t *testing.T) {
 		}
 	}
 }
+
+// mayHoldRefInputs are texts around the prefilter's edge: headings, issue
+// numbers and fragments have a '#', only some have a slug byte after it.
+var mayHoldRefInputs = []string{
+	"", "#", "# Heading", "## Sub\n\ntext", "#42", "#-", "#a", "x #a1 y",
+	"```\n#in-fence\n```", "`#code`", "page#anchor", "#Upper", "end#",
+	"## H\n\nbody #ref-here\n", "#\n#\n#x", "\r\n#a\r\n", "#ünicode",
+}
+
+// TestMayHoldRef: a text the prefilter rules out has no references, and
+// every text with one passes it.
+func TestMayHoldRef(t *testing.T) {
+	for _, in := range mayHoldRefInputs {
+		refs := Refs([]byte(in))
+		if !mayHoldRef([]byte(in)) && len(refs) > 0 {
+			t.Errorf("mayHoldRef(%q) = false, but Refs finds %v", in, refs)
+		}
+	}
+	for _, in := range []string{"#a", "x #a1 y", "## H\n\nbody #ref-here\n", "#\n#\n#x"} {
+		if !mayHoldRef([]byte(in)) {
+			t.Errorf("mayHoldRef(%q) = false, want true", in)
+		}
+	}
+	for _, in := range []string{"", "#", "# Heading", "#Upper", "end#", "#ünicode"} {
+		if mayHoldRef([]byte(in)) {
+			t.Errorf("mayHoldRef(%q) = true, want false (no slug byte after a '#')", in)
+		}
+	}
+}
+
+func FuzzMayHoldRef(f *testing.F) {
+	for _, in := range mayHoldRefInputs {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if refs := refsScan([]byte(in)); len(refs) > 0 && !mayHoldRef([]byte(in)) {
+			t.Fatalf("mayHoldRef(%q) = false, but the scan finds %v", in, refs)
+		}
+	})
+}
