@@ -108,7 +108,7 @@ func Pull(ctx context.Context, o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if res.Outcome == gitstore.Replayed && len(res.Replayed) > 0 { // only copies the branch now holds
+	if (res.Outcome == gitstore.Replayed || res.Outcome == gitstore.Superseded) && len(res.Replayed) > 0 { // only copies the branch now holds
 		pairs := make([]gitstore.Rewritten, len(res.Replayed))
 		copy(pairs, res.Replayed)
 		if rep.NotesMoved, err = o.Notes.Move(ctx, pairs, "yoimem: sync: notes of replayed commits", o.Who); err != nil {
