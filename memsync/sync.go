@@ -105,8 +105,8 @@ func Pull(ctx context.Context, o Options) (Report, error) {
 		Check: o.check, Who: o.Who,
 	})
 	rep.fill(res, o.Branch.Prefix)
-	if err != nil {
-		return rep, err
+	if err != nil || res.Outcome == gitstore.Conflicted {
+		return rep, err // a conflict moves nothing, the notes included
 	}
 	if (res.Outcome == gitstore.Replayed || res.Outcome == gitstore.Superseded) && len(res.Replayed) > 0 { // only copies the branch now holds
 		pairs := make([]gitstore.Rewritten, len(res.Replayed))
