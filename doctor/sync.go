@@ -66,6 +66,13 @@ func checkSync(ctx context.Context, in Input, r *Report) error {
 	if s.Unpushed, s.Behind, err = leftRight(ctx, in.W.Repo, local, tracked); err != nil {
 		return err
 	}
+	if s.Unpushed > 0 && base != "" {
+		// A branch restarted from the base carries the base's commits:
+		// those are not memory commits, and the base is pushed as usual.
+		if s.Unpushed, err = countOnly(ctx, in.W.Repo, local, tracked, base); err != nil {
+			return err
+		}
+	}
 	r.Sync = s
 	switch {
 	case s.Unpushed > 0:
@@ -92,4 +99,17 @@ func leftRight(ctx context.Context, repo gitstore.Repo, a, b string) (onlyA, onl
 		onlyB, err = strconv.Atoi(f[1])
 	}
 	return onlyA, onlyB, err
+}
+
+// countOnly counts the commits a has that none of the others has.
+func countOnly(ctx context.Context, repo gitstore.Repo, a string, others ...string) (int, error) {
+	args := []string{"rev-list", "--count", a}
+	for _, o := range others {
+		args = append(args, "^"+o)
+	}
+	out, err := repo.Git.Run(ctx, append(args, "--")...)
+	if err != nil {
+		return 0, fmt.Errorf("count the commits of %s not in %s: %w", a, strings.Join(others, ", "), err)
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
