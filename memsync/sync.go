@@ -139,13 +139,16 @@ func Push(ctx context.Context, o Options) (Report, error) {
 		if err != nil || rep.Conflicted() {
 			return rep, err
 		}
-		refs, err := o.pushRefs()
+		refs, sent, err := o.pushRefs()
 		if err != nil || len(refs) == 0 {
 			return rep, err
 		}
 		pushed, err := gitstore.PushRefs(ctx, o.Branch.Repo, o.Remote, refs)
 		rep.Pushed = pushedRefs(pushed)
 		if err != nil {
+			return rep, err
+		}
+		if err := o.recordPushed(ctx, pushed, sent); err != nil {
 			return rep, err
 		}
 		if refused := firstWith(pushed, gitstore.Refused); refused != nil {
@@ -159,19 +162,41 @@ func Push(ctx context.Context, o Options) (Report, error) {
 }
 
 // pushRefs are the local refs to push: the memory branch, and the notes
-// when there are any.
-func (o Options) pushRefs() ([]string, error) {
-	var refs []string
+// when there are any; sent is each one's tip as read before the push.
+func (o Options) pushRefs() (refs []string, sent map[string]string, err error) {
+	sent = map[string]string{}
 	for _, ref := range []string{o.Branch.Ref(), o.Notes.Ref} {
 		h, err := o.Branch.Objects.RefHash(ref)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if h != "" {
 			refs = append(refs, ref)
+			sent[ref] = h
 		}
 	}
-	return refs, nil
+	return refs, sent, nil
+}
+
+// recordPushed moves the tracking refs to what the remote now has of the
+// refs it took (pushed, or up to date), as a fetch would: git push moves
+// them only where the remote's fetch refspec maps the ref. A local ref
+// that moved during the push is left for the next fetch.
+func (o Options) recordPushed(ctx context.Context, pushed []gitstore.PushedRef, sent map[string]string) error {
+	got := map[string]string{}
+	for _, p := range pushed {
+		if p.Status != gitstore.Pushed && p.Status != gitstore.PushUpToDate {
+			continue
+		}
+		now, err := o.Branch.Objects.RefHash(p.Ref)
+		if err != nil {
+			return err
+		}
+		if now == sent[p.Ref] {
+			got[p.Ref] = now
+		}
+	}
+	return gitstore.RecordPushed(ctx, o.Branch.Repo, o.Branch.Objects, o.tracking(), got[o.Branch.Ref()], got[o.Notes.Ref], o.Who)
 }
 
 func firstWith(refs []gitstore.PushedRef, s gitstore.PushStatus) *gitstore.PushedRef {
