@@ -93,7 +93,8 @@ func (o Options) tracking() gitstore.Tracking {
 
 // Pull fetches the remote's memory branch and notes and brings them into
 // the local ones. A failed fetch is a *FetchError.
-func Pull(ctx context.Context, o Options) (Report, error) {
+func Pull(ctx context.Context, o Options) (_ Report, err error) {
+	defer func() { err = interrupted(ctx, err) }()
 	t := o.tracking()
 	rep := Report{Remote: o.Remote, Tracked: strings.TrimPrefix(t.BranchRef(), "refs/remotes/")}
 	f, err := gitstore.Fetch(ctx, o.Branch.Repo, o.Branch.Objects, t)
@@ -123,6 +124,16 @@ func Pull(ctx context.Context, o Options) (Report, error) {
 	return rep, nil
 }
 
+// interrupted is err as an interrupt (context.Canceled) when ctx was
+// canceled: a git that the cancel killed says only "signal: killed", and
+// an interrupt exits 130, not as a remote that could not be reached.
+func interrupted(ctx context.Context, err error) error {
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%w: %v", context.Canceled, err)
+	}
+	return err
+}
+
 // maxPushAttempts bounds how often Push pulls again because the remote
 // moved between its fetch and its push.
 const maxPushAttempts = 5
@@ -130,7 +141,8 @@ const maxPushAttempts = 5
 // Push pulls, then pushes the memory branch and the notes, without force:
 // when another clone pushed meanwhile, it pulls again and retries. A sync
 // that conflicts pushes nothing.
-func Push(ctx context.Context, o Options) (Report, error) {
+func Push(ctx context.Context, o Options) (_ Report, err error) {
+	defer func() { err = interrupted(ctx, err) }()
 	var rep Report
 	for attempt := 1; attempt <= maxPushAttempts; attempt++ {
 		var err error
