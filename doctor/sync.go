@@ -24,6 +24,15 @@ func checkSync(ctx context.Context, in Input, r *Report) error {
 	remote, err := gitstore.ResolveRemote(ctx, in.W.Repo, cfg.String(config.KeyRemote), base)
 	switch {
 	case errors.Is(err, gitstore.ErrNoRemote) && cfg.String(config.KeyRemote) == "":
+		out, lerr := in.W.Repo.Git.Run(ctx, "remote")
+		if lerr != nil {
+			return fmt.Errorf("list the remotes: %w", lerr)
+		}
+		if len(strings.Fields(string(out))) > 0 {
+			// Remotes, but none sync can choose: consolidation fetches nothing.
+			r.problem("sync", err.Error(), "git config "+config.KeyRemote+" NAME (a remote of 'git remote')")
+			return nil
+		}
 		r.ok("sync", "no remote: the memory stays in this clone")
 		return nil
 	case errors.Is(err, gitstore.ErrNoRemote):
@@ -66,6 +75,13 @@ func checkSync(ctx context.Context, in Input, r *Report) error {
 	if s.Unpushed, s.Behind, err = leftRight(ctx, in.W.Repo, local, tracked); err != nil {
 		return err
 	}
+	if s.Unpushed > 0 && base != "" {
+		// A branch restarted from the base carries the base's commits:
+		// those are not memory commits, and the base is pushed as usual.
+		if s.Unpushed, err = countOnly(ctx, in.W.Repo, local, tracked, base); err != nil {
+			return err
+		}
+	}
 	r.Sync = s
 	switch {
 	case s.Unpushed > 0:
@@ -92,4 +108,17 @@ func leftRight(ctx context.Context, repo gitstore.Repo, a, b string) (onlyA, onl
 		onlyB, err = strconv.Atoi(f[1])
 	}
 	return onlyA, onlyB, err
+}
+
+// countOnly counts the commits a has that none of the others has.
+func countOnly(ctx context.Context, repo gitstore.Repo, a string, others ...string) (int, error) {
+	args := []string{"rev-list", "--count", a}
+	for _, o := range others {
+		args = append(args, "^"+o)
+	}
+	out, err := repo.Git.Run(ctx, append(args, "--")...)
+	if err != nil {
+		return 0, fmt.Errorf("count the commits of %s not in %s: %w", a, strings.Join(others, ", "), err)
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
 }

@@ -224,3 +224,29 @@ func lsRemote(ctx context.Context, r Repo, remote string, refs ...string) (map[s
 	}
 	return have, nil
 }
+
+// RecordPushed sets t's tracking refs to what a push left on the remote:
+// the memory branch's and the notes' tips as pushed ("" : not pushed), as
+// a fetch would have. git push moves a tracking ref only when the remote's
+// fetch refspec maps the pushed ref: a --single-branch or --depth clone's
+// maps main alone, and none maps notes. A tracking ref that moved
+// meanwhile (a fetch) keeps what the fetch wrote.
+func RecordPushed(ctx context.Context, r Repo, objs *Objects, t Tracking, branch, notes string, who Signature) error {
+	for _, p := range [][2]string{{t.BranchRef(), branch}, {t.NotesRef(), notes}} {
+		ref, h := p[0], p[1]
+		if h == "" {
+			continue
+		}
+		cur, err := objs.RefHash(ref)
+		if err != nil {
+			return err
+		}
+		if cur == h {
+			continue
+		}
+		if err := swapRef(ctx, r, objs, ref, h, cur, "yoimem: push", who); err != nil && !errors.Is(err, errRefMoved) {
+			return fmt.Errorf("record the push in %s: %w", ref, err)
+		}
+	}
+	return nil
+}

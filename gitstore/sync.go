@@ -138,7 +138,7 @@ func (m *MemoryBranch) integrateDiverged(ctx context.Context, res IntegrateResul
 			return res, fmt.Errorf("is %s merged into %s: %w", req.From, m.Base, err)
 		}
 		if mp.upTo == theirs {
-			return m.supersede(ctx, res, req)
+			return m.supersede(ctx, res, req, base)
 		}
 	}
 	ours, err := m.ownCommits(ctx, tip, theirs, base)
@@ -194,20 +194,61 @@ func unreplayed(res IntegrateResult) IntegrateResult {
 }
 
 // supersede records theirs, which the base holds by a squash or rebase
-// merge, as the second parent of a commit with our tree: the remote's
-// branch then fast-forwards to ours, and nothing of it is brought back.
-func (m *MemoryBranch) supersede(ctx context.Context, res IntegrateResult, req IntegrateRequest) (IntegrateResult, error) {
-	tree, err := m.Objects.commitTree(plumbing.NewHash(res.Before))
+// merge, as the second parent of a commit whose first parent is the base
+// tip with our memory commits (those neither theirs nor the base has)
+// replayed onto it: the remote's branch then fast-forwards to ours,
+// nothing of it is brought back, and the records the base holds are the
+// base's, not the older versions our commits were made on.
+func (m *MemoryBranch) supersede(ctx context.Context, res IntegrateResult, req IntegrateRequest, base string) (IntegrateResult, error) {
+	ours, err := m.ownCommits(ctx, res.Before, req.Theirs, base)
 	if err != nil {
 		return res, err
 	}
+	onto := base
+	if len(ours) > 0 {
+		r := replayer{m: m, req: req, res: &res}
+		r.req.Theirs = base
+		newTip, err := r.replayAll(ctx, ours)
+		if err != nil || len(res.Conflicts) > 0 {
+			if len(res.Conflicts) > 0 {
+				return conflicted(res, res.Conflicts), nil
+			}
+			return unreplayed(res), err
+		}
+		if req.Check != nil {
+			changed, deleted, err := m.pathsBetween(ctx, base, newTip)
+			if err != nil {
+				return unreplayed(res), err
+			}
+			problems, err := req.Check(ctx, newTip, changed, deleted)
+			if err != nil {
+				return unreplayed(res), err
+			}
+			if len(problems) > 0 {
+				return conflicted(res, problems), nil
+			}
+		}
+		onto = newTip
+		// A commit already on the base tip is its own copy: not rewritten.
+		kept := res.Replayed[:0]
+		for _, rw := range res.Replayed {
+			if rw.Old != rw.New {
+				kept = append(kept, rw)
+			}
+		}
+		res.Replayed = kept
+	}
+	tree, err := m.Objects.commitTree(plumbing.NewHash(onto))
+	if err != nil {
+		return unreplayed(res), err
+	}
 	sig := object.Signature{Name: identity(req.Who.Name), Email: identity(req.Who.Email), When: req.Who.When}
-	msg := fmt.Sprintf("yoimem: sync: %s is merged into %s\n\nIts changes reached %s by a squash or rebase merge; this commit records\nit as merged, so that the remote branch moves on without a force-push.\nThe tree is the local memory's.\n", req.From, m.Base, m.Base)
+	msg := fmt.Sprintf("yoimem: sync: %s is merged into %s\n\nIts changes reached %s by a squash or rebase merge; this commit records\nit as merged, so that the remote branch moves on without a force-push.\nThe tree is %s's with the local memory commits it lacked replayed onto it.\n", req.From, m.Base, m.Base, m.Base)
 	c := &object.Commit{Author: sig, Committer: sig, Message: msg, TreeHash: tree,
-		ParentHashes: []plumbing.Hash{plumbing.NewHash(res.Before), plumbing.NewHash(req.Theirs)}}
+		ParentHashes: []plumbing.Hash{plumbing.NewHash(onto), plumbing.NewHash(req.Theirs)}}
 	h, err := m.Objects.writeCommit(c)
 	if err != nil {
-		return res, err
+		return unreplayed(res), err
 	}
 	res.Outcome = Superseded
 	return m.moveTo(ctx, res, h.String(), "yoimem: sync: "+req.From+" is merged into "+m.Base, req.Who)

@@ -93,7 +93,8 @@ func (o Options) tracking() gitstore.Tracking {
 
 // Pull fetches the remote's memory branch and notes and brings them into
 // the local ones. A failed fetch is a *FetchError.
-func Pull(ctx context.Context, o Options) (Report, error) {
+func Pull(ctx context.Context, o Options) (_ Report, err error) {
+	defer func() { err = interrupted(ctx, err) }()
 	t := o.tracking()
 	rep := Report{Remote: o.Remote, Tracked: strings.TrimPrefix(t.BranchRef(), "refs/remotes/")}
 	f, err := gitstore.Fetch(ctx, o.Branch.Repo, o.Branch.Objects, t)
@@ -105,10 +106,10 @@ func Pull(ctx context.Context, o Options) (Report, error) {
 		Check: o.check, Who: o.Who,
 	})
 	rep.fill(res, o.Branch.Prefix)
-	if err != nil {
-		return rep, err
+	if err != nil || res.Outcome == gitstore.Conflicted {
+		return rep, err // a conflict moves nothing, the notes included
 	}
-	if res.Outcome == gitstore.Replayed && len(res.Replayed) > 0 { // only copies the branch now holds
+	if (res.Outcome == gitstore.Replayed || res.Outcome == gitstore.Superseded) && len(res.Replayed) > 0 { // only copies the branch now holds
 		pairs := make([]gitstore.Rewritten, len(res.Replayed))
 		copy(pairs, res.Replayed)
 		if rep.NotesMoved, err = o.Notes.Move(ctx, pairs, "yoimem: sync: notes of replayed commits", o.Who); err != nil {
@@ -123,6 +124,16 @@ func Pull(ctx context.Context, o Options) (Report, error) {
 	return rep, nil
 }
 
+// interrupted is err as an interrupt (context.Canceled) when ctx was
+// canceled: a git that the cancel killed says only "signal: killed", and
+// an interrupt exits 130, not as a remote that could not be reached.
+func interrupted(ctx context.Context, err error) error {
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%w: %v", context.Canceled, err)
+	}
+	return err
+}
+
 // maxPushAttempts bounds how often Push pulls again because the remote
 // moved between its fetch and its push.
 const maxPushAttempts = 5
@@ -130,7 +141,8 @@ const maxPushAttempts = 5
 // Push pulls, then pushes the memory branch and the notes, without force:
 // when another clone pushed meanwhile, it pulls again and retries. A sync
 // that conflicts pushes nothing.
-func Push(ctx context.Context, o Options) (Report, error) {
+func Push(ctx context.Context, o Options) (_ Report, err error) {
+	defer func() { err = interrupted(ctx, err) }()
 	var rep Report
 	for attempt := 1; attempt <= maxPushAttempts; attempt++ {
 		var err error
@@ -139,13 +151,16 @@ func Push(ctx context.Context, o Options) (Report, error) {
 		if err != nil || rep.Conflicted() {
 			return rep, err
 		}
-		refs, err := o.pushRefs()
+		refs, sent, err := o.pushRefs()
 		if err != nil || len(refs) == 0 {
 			return rep, err
 		}
 		pushed, err := gitstore.PushRefs(ctx, o.Branch.Repo, o.Remote, refs)
 		rep.Pushed = pushedRefs(pushed)
 		if err != nil {
+			return rep, err
+		}
+		if err := o.recordPushed(ctx, pushed, sent); err != nil {
 			return rep, err
 		}
 		if refused := firstWith(pushed, gitstore.Refused); refused != nil {
@@ -159,19 +174,41 @@ func Push(ctx context.Context, o Options) (Report, error) {
 }
 
 // pushRefs are the local refs to push: the memory branch, and the notes
-// when there are any.
-func (o Options) pushRefs() ([]string, error) {
-	var refs []string
+// when there are any; sent is each one's tip as read before the push.
+func (o Options) pushRefs() (refs []string, sent map[string]string, err error) {
+	sent = map[string]string{}
 	for _, ref := range []string{o.Branch.Ref(), o.Notes.Ref} {
 		h, err := o.Branch.Objects.RefHash(ref)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if h != "" {
 			refs = append(refs, ref)
+			sent[ref] = h
 		}
 	}
-	return refs, nil
+	return refs, sent, nil
+}
+
+// recordPushed moves the tracking refs to what the remote now has of the
+// refs it took (pushed, or up to date), as a fetch would: git push moves
+// them only where the remote's fetch refspec maps the ref. A local ref
+// that moved during the push is left for the next fetch.
+func (o Options) recordPushed(ctx context.Context, pushed []gitstore.PushedRef, sent map[string]string) error {
+	got := map[string]string{}
+	for _, p := range pushed {
+		if p.Status != gitstore.Pushed && p.Status != gitstore.PushUpToDate {
+			continue
+		}
+		now, err := o.Branch.Objects.RefHash(p.Ref)
+		if err != nil {
+			return err
+		}
+		if now == sent[p.Ref] {
+			got[p.Ref] = now
+		}
+	}
+	return gitstore.RecordPushed(ctx, o.Branch.Repo, o.Branch.Objects, o.tracking(), got[o.Branch.Ref()], got[o.Notes.Ref], o.Who)
 }
 
 func firstWith(refs []gitstore.PushedRef, s gitstore.PushStatus) *gitstore.PushedRef {

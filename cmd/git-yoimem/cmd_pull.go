@@ -157,7 +157,11 @@ func syncLine(rep memsync.Report) string {
 		}
 		return line
 	case gitstore.Superseded:
-		return from + " was merged into the base branch by squash or rebase; a merge commit records it"
+		line := from + " was merged into the base branch by squash or rebase; a merge commit records it"
+		if len(rep.Replayed) > 0 {
+			line += fmt.Sprintf(" (%s replayed onto the base branch)", count(len(rep.Replayed), "local memory commit", "local memory commits"))
+		}
+		return line
 	case gitstore.Conflicted:
 		return fmt.Sprintf("%s and the local memory branch changed the same lines; nothing was moved", from)
 	}
