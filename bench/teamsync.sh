@@ -31,4 +31,4 @@ bench_isolate
 unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
 mkdir -p "$BENCH_TMP/team"
 teamsim -dir "$BENCH_TMP/team" -clones "$BENCH_CLONES" -runs "$BENCH_CONSOLIDATIONS" \
-	-push "$BENCH_PUSH" -shared "$BENCH_SHARED" -seed "$BENCH_SEED"
+	-push "$BENCH_PUSH" -shared "$BENCH_SHARED" -seed "$BENCH_SEED" -seeded="${BENCH_SEEDED:-true}"
