@@ -23,16 +23,11 @@ func checkSync(ctx context.Context, in Input, r *Report) error {
 	}
 	remote, err := gitstore.ResolveRemote(ctx, in.W.Repo, cfg.String(config.KeyRemote), base)
 	switch {
+	case errors.Is(err, gitstore.ErrAmbiguousRemote):
+		// Remotes, but none sync can choose: consolidation fetches nothing.
+		r.problem("sync", err.Error(), "git config "+config.KeyRemote+" NAME (a remote of 'git remote')")
+		return nil
 	case errors.Is(err, gitstore.ErrNoRemote) && cfg.String(config.KeyRemote) == "":
-		out, lerr := in.W.Repo.Git.Run(ctx, "remote")
-		if lerr != nil {
-			return fmt.Errorf("list the remotes: %w", lerr)
-		}
-		if len(strings.Fields(string(out))) > 0 {
-			// Remotes, but none sync can choose: consolidation fetches nothing.
-			r.problem("sync", err.Error(), "git config "+config.KeyRemote+" NAME (a remote of 'git remote')")
-			return nil
-		}
 		r.ok("sync", "no remote: the memory stays in this clone")
 		return nil
 	case errors.Is(err, gitstore.ErrNoRemote):

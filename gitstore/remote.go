@@ -15,6 +15,10 @@ import (
 // configured and the base branch follows none.
 var ErrNoRemote = errors.New("no remote")
 
+// ErrAmbiguousRemote means the repository has remotes but none to choose
+// (no origin, and the base branch follows none); it is an ErrNoRemote too.
+var ErrAmbiguousRemote = errors.New("set yoimem.remote to choose one")
+
 // ResolveRemote chooses the remote the memory branch is shared through:
 // configured (yoimem.remote, or the command's argument) if set, which
 // must be a named remote of the repository (a URL is not: the tracking
@@ -44,7 +48,7 @@ func ResolveRemote(ctx context.Context, r Repo, configured, base string) (string
 	case len(remotes) == 0:
 		return "", fmt.Errorf("%w: the repository has none", ErrNoRemote)
 	}
-	return "", fmt.Errorf("%w: the base branch follows none and there is no origin among %s (set yoimem.remote)", ErrNoRemote, remoteList(remotes))
+	return "", fmt.Errorf("%w: the base branch follows none and there is no origin among %s (%w)", ErrNoRemote, remoteList(remotes), ErrAmbiguousRemote)
 }
 
 // baseRemote is the remote the base branch is, or follows (follows maps

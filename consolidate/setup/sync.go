@@ -61,7 +61,7 @@ func RunSync(w *workspace.Workspace, branch *gitstore.MemoryBranch, now func() t
 		unattended.Repo.Git.Env = gitstore.Unattended(branch.Repo.Git.Env)
 		o, err := Sync(ctx, w, &unattended, "", now)
 		if err != nil {
-			if w.Config.String(config.KeyRemote) == "" && errors.Is(err, gitstore.ErrNoRemote) {
+			if w.Config.String(config.KeyRemote) == "" && errors.Is(err, gitstore.ErrNoRemote) && !errors.Is(err, gitstore.ErrAmbiguousRemote) {
 				return nil, nil // no remote, none configured: a one-clone repository
 			}
 			return nil, err
