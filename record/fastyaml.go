@@ -183,9 +183,10 @@ func (p *fastParser) headComment(atStart bool) (string, bool) {
 // line, is the key's foot comment, as the library makes it, or the last
 // item's when the value is a sequence at column 1 (unless that item is a
 // block mapping: the library's). After a value with a line comment on its
-// key's line only a group at the end is taken: the key's foot, or the
-// document's when the key is the first. What follows is a head comment
-// for the next key, if any.
+// key's line only a group at the end is taken, the key's foot; after the
+// first key, a value on its line other than a plain scalar gives a group
+// at the end to the document. What follows is a head comment for the next
+// key, if any.
 func (p *fastParser) topComments(key, val *yaml.Node, first bool) (string, bool) {
 	j := p.peek()
 	if j == len(p.lines) || !strings.HasPrefix(p.lines[j].text, "#") || isBlank(p.lines[j-1].text) {
@@ -198,6 +199,9 @@ func (p *fastParser) topComments(key, val *yaml.Node, first bool) (string, bool)
 	if k < len(p.lines) && !isBlank(p.lines[k].text) {
 		return p.headComment(false) // the next key's head comment
 	}
+	if k == len(p.lines) && p.openEnd {
+		return "", false // the library drops a last comment with no line break
+	}
 	owner := key
 	if val.Kind == yaml.SequenceNode && val.Column == 1 {
 		// Items at column 1: the library gives the group to the last
@@ -208,16 +212,20 @@ func (p *fastParser) topComments(key, val *yaml.Node, first bool) (string, bool)
 		}
 		owner, val = last, last
 	}
-	if val.LineComment != "" {
-		if owner != key || p.lines[j-1].line != key.Line || !p.onlyBlanks(k) {
+	onKeyLine := p.lines[j-1].line == key.Line
+	plain := val.Kind == yaml.ScalarNode && val.Style == 0 && val.LineComment == ""
+	switch {
+	case owner == key && first && onKeyLine && !plain:
+		// After a first key whose value is quoted, a flow collection or
+		// commented on its line, the library gives a last group to the
+		// document node, which Parse does not keep.
+		if !p.onlyBlanks(k) {
 			return "", false
 		}
-		if first {
-			// The library gives this group to the document node, which
-			// Parse does not keep.
-			p.i = len(p.lines)
-			return "", true
-		}
+		p.i = len(p.lines)
+		return "", true
+	case val.LineComment != "" && (owner != key || !onKeyLine || !p.onlyBlanks(k)):
+		return "", false
 	}
 	texts := make([]string, 0, k-j)
 	for _, l := range p.lines[j:k] {
