@@ -183,10 +183,10 @@ func (p *fastParser) headComment(atStart bool) (string, bool) {
 // line, is the key's foot comment, as the library makes it, or the last
 // item's when the value is a sequence at column 1 (unless that item is a
 // block mapping: the library's). After a value with a line comment on its
-// key's line only a group at the end is taken, the key's foot; after the
-// first key, a value on its line other than a plain scalar gives a group
-// at the end to the document. What follows is a head comment for the next
-// key, if any.
+// key's line only a group at the end is taken, the key's foot; after a
+// first value on its key's line other than a plain scalar the library's
+// placing varies (the document's or the key's). What follows is a head
+// comment for the next key, if any.
 func (p *fastParser) topComments(key, val *yaml.Node, first bool) (string, bool) {
 	j := p.peek()
 	if j == len(p.lines) || !strings.HasPrefix(p.lines[j].text, "#") || isBlank(p.lines[j-1].text) {
@@ -216,14 +216,10 @@ func (p *fastParser) topComments(key, val *yaml.Node, first bool) (string, bool)
 	plain := val.Kind == yaml.ScalarNode && val.Style == 0 && val.LineComment == ""
 	switch {
 	case owner == key && first && onKeyLine && !plain:
-		// After a first key whose value is quoted, a flow collection or
-		// commented on its line, the library gives a last group to the
-		// document node, which Parse does not keep.
-		if !p.onlyBlanks(k) {
-			return "", false
-		}
-		p.i = len(p.lines)
-		return "", true
+		// After a first value that is quoted, a flow collection or
+		// commented on its line, the library may give the group to the
+		// document node or to the key, depending on a head comment.
+		return "", false
 	case val.LineComment != "" && (owner != key || !onKeyLine || !p.onlyBlanks(k)):
 		return "", false
 	}
