@@ -10,8 +10,9 @@
 // unknown keys, comments, CRLF line endings and the body survive every edit.
 //
 // Parse reads the frontmatter shapes records are written in (block and flow
-// sources, multi-line, quoted and block-scalar descriptions, comments,
-// CRLF) without the YAML library, which dominated lint time, and gives the
+// sources, flow lists with or without spaces, multi-line, quoted and
+// block-scalar descriptions, head, foot and trailing comments, CRLF)
+// without the YAML library, which dominated lint time, and gives the
 // library's node tree, comments and positions included; any other shape
 // goes to the library. FuzzFastYAML and FuzzFastParse hold the two equal.
 //

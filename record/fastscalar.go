@@ -397,11 +397,8 @@ func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
 		case closer:
 			return node, l.advance(1), true
 		case ',':
-			l = l.advance(1)
-			if l.text == "" || l.text[0] != ' ' {
-				return nil, l, false
-			}
-			l = l.skipSpaces()
+			// "[1,2]": the comma ends the entry, space or not.
+			l = l.advance(1).skipSpaces()
 			if l.text == "" || l.text[0] == closer || l.text[0] == ',' {
 				return nil, l, false
 			}

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -13,17 +14,22 @@ import (
 // as a nested list, unknown keys in any order); plain scalars over one or
 // more lines; single- and double-quoted strings with escapes and line
 // folding; one-line flow collections; literal and folded block scalars
-// with clip or strip chomping; full-line comments between top-level keys
-// and trailing comments; CRLF. Anything else (anchors, tags, complex or
-// quoted keys, flow collections over lines, duplicate keys, tabs, document
-// markers, keep chomping, comments in other places) returns ok=false and
-// the caller uses the YAML library. For inputs it accepts, the tree —
-// comments and positions included — equals the library's (FuzzFastYAML).
+// with clip or strip chomping; full-line comments at column 1 before,
+// between and after top-level keys (head and foot comments) and trailing
+// comments; CRLF. Anything else (anchors, tags, complex or quoted keys,
+// flow collections over lines, duplicate keys, tabs, document markers,
+// keep chomping, comments in other places or in a CRLF file) returns
+// ok=false and the caller uses the YAML library. For inputs it accepts,
+// the tree — comments and positions included — equals the library's
+// (FuzzFastYAML, TestBenchCorpusFallbacks).
 func fastParse(data []byte) (root *yaml.Node, ok bool) {
 	if !printable(data) {
 		return nil, false
 	}
 	p := &fastParser{lines: splitLines(string(data)), openEnd: len(data) > 0 && data[len(data)-1] != '\n'}
+	if crlfComment(data, p.lines) {
+		return nil, false
+	}
 	head, ok := p.headComment(true)
 	if !ok || p.i == len(p.lines) || indentOf(p.lines[p.i].text) != 0 {
 		return nil, false
@@ -33,6 +39,22 @@ func fastParse(data []byte) (root *yaml.Node, ok bool) {
 		return nil, false
 	}
 	return root, true
+}
+
+// crlfComment reports whether data has CRLF line breaks and a line that
+// starts with a comment: the library groups full-line comments otherwise
+// than with LF breaks (a group may end up split between the keys around
+// it), so those files are the library's.
+func crlfComment(data []byte, lines []fline) bool {
+	if !bytes.Contains(data, []byte("\r\n")) {
+		return false
+	}
+	for _, l := range lines {
+		if isComment(l.text) {
+			return true
+		}
+	}
+	return false
 }
 
 // printable reports whether data holds only characters YAML accepts in a
@@ -156,6 +178,76 @@ func (p *fastParser) headComment(atStart bool) (string, bool) {
 	return strings.Join(texts, "\n"), true
 }
 
+// topComments reads the comment lines after a top-level value. A group
+// at column 1 right after the value, followed by the end or by a blank
+// line, is the key's foot comment, as the library makes it, or the last
+// item's when the value is a sequence at column 1 (unless that item is a
+// block mapping: the library's). After a value with a line comment on its
+// key's line only a group at the end is taken, the key's foot; after a
+// first value on its key's line other than a plain scalar the library's
+// placing varies (the document's or the key's). What follows is a head
+// comment for the next key, if any.
+func (p *fastParser) topComments(key, val *yaml.Node, first bool) (string, bool) {
+	j := p.peek()
+	if j == len(p.lines) || !strings.HasPrefix(p.lines[j].text, "#") || isBlank(p.lines[j-1].text) {
+		return p.headComment(false)
+	}
+	k := j
+	for k < len(p.lines) && strings.HasPrefix(p.lines[k].text, "#") {
+		k++
+	}
+	if k < len(p.lines) && !isBlank(p.lines[k].text) {
+		return p.headComment(false) // the next key's head comment
+	}
+	if k == len(p.lines) && p.openEnd {
+		return "", false // the library drops a last comment with no line break
+	}
+	owner := key
+	if val.Kind == yaml.SequenceNode && val.Column == 1 {
+		// Items at column 1: the library gives the group to the last
+		// item when it is a scalar or a flow collection.
+		last := val.Content[len(val.Content)-1]
+		if last.Kind != yaml.ScalarNode && last.Style&yaml.FlowStyle == 0 {
+			return "", false
+		}
+		owner, val = last, last
+	}
+	onKeyLine := p.lines[j-1].line == key.Line
+	plain := val.Kind == yaml.ScalarNode && val.Style == 0 && val.LineComment == ""
+	switch {
+	case owner == key && first && onKeyLine && !plain:
+		// After a first value that is quoted, a flow collection or
+		// commented on its line, the library may give the group to the
+		// document node or to the key, depending on a head comment.
+		return "", false
+	case val.LineComment != "" && (owner != key || !onKeyLine || !p.onlyBlanks(k)):
+		return "", false
+	}
+	texts := make([]string, 0, k-j)
+	for _, l := range p.lines[j:k] {
+		texts = append(texts, l.text)
+	}
+	owner.FootComment = strings.Join(texts, "\n")
+	p.i = k
+	if n := p.peek(); n < len(p.lines) && isComment(p.lines[n].text) {
+		// Another group after a blank line heads the next key only when
+		// the key follows it directly; headComment refuses anything else.
+		p.i = n
+		return p.headComment(false)
+	}
+	return "", true
+}
+
+// onlyBlanks reports whether the lines from k on are all blank.
+func (p *fastParser) onlyBlanks(k int) bool {
+	for ; k < len(p.lines); k++ {
+		if !isBlank(p.lines[k].text) {
+			return false
+		}
+	}
+	return true
+}
+
 func isKeyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
@@ -200,7 +292,7 @@ func (p *fastParser) mapping(first fline, indent int, head string) (*yaml.Node, 
 		}
 		m.Content = append(m.Content, key, val)
 		if indent == 0 {
-			if head, ok = p.headComment(false); !ok {
+			if head, ok = p.topComments(key, val, len(m.Content) == 2); !ok {
 				return nil, false
 			}
 		}
@@ -303,6 +395,8 @@ func (p *fastParser) sequence(d int) (*yaml.Node, bool) {
 			p.i = j
 		case nd < d || nd == d && !strings.HasPrefix(next.text[nd:], "-") && !isComment(next.text):
 			return seq, true
+		case d == 0 && j == p.i && strings.HasPrefix(next.text, "#"):
+			return seq, true // the top-level mapping places the comment
 		default:
 			return nil, false
 		}
