@@ -129,8 +129,10 @@ for l in $labels; do
 		GODEBUG=inittrace=1 "$BENCH_TMP/$l/git-yoimem" --version 2>&1 >/dev/null |
 			awk '/^init / { t += $5; b += $8; a += $10; n++ } END { printf "%d %.3f %d %d\n", n, t, b, a }' >>"$BENCH_TMP/trace.$l"
 	done
+	# awk, not head, takes the first five: head exiting early would end
+	# sort with SIGPIPE, which pipefail makes the script's status (141).
 	GODEBUG=inittrace=1 "$BENCH_TMP/$l/git-yoimem" --version 2>&1 >/dev/null |
-		awk '/^init / { print $10, $8, $2 }' | sort -rn | head -5 |
+		awk '/^init / { print $10, $8, $2 }' | sort -rn | awk 'NR <= 5' |
 		awk '{ printf "%s %s allocs (%s bytes)", (NR > 1 ? "," : ""), $1, $2 } { sub(/^github\.com\//, "", $3); printf " %s", $3 }' >"$BENCH_TMP/top.$l"
 	printf '%s: package init of --version: %s packages, clock median %s ms, %s bytes, %s allocs (medians of %s runs)\n' "$l" \
 		"$(cut -d' ' -f1 "$BENCH_TMP/trace.$l" | median)" "$(cut -d' ' -f2 "$BENCH_TMP/trace.$l" | median)" \
