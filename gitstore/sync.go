@@ -150,26 +150,9 @@ func (m *MemoryBranch) integrateDiverged(ctx context.Context, res IntegrateResul
 		res.Outcome = FastForward
 		return m.moveTo(ctx, res, theirs, "yoimem: sync: took "+req.From+" (the local commits are in it or in "+m.Base+")", req.Who)
 	}
-	r := replayer{m: m, req: req, res: &res}
-	newTip, err := r.replayAll(ctx, ours)
-	if err != nil || len(res.Conflicts) > 0 {
-		if len(res.Conflicts) > 0 {
-			return conflicted(res, res.Conflicts), nil
-		}
-		return unreplayed(res), err
-	}
-	if req.Check != nil {
-		changed, deleted, err := m.pathsBetween(ctx, theirs, newTip)
-		if err != nil {
-			return unreplayed(res), err
-		}
-		problems, err := req.Check(ctx, newTip, changed, deleted)
-		if err != nil {
-			return unreplayed(res), err
-		}
-		if len(problems) > 0 {
-			return conflicted(res, problems), nil
-		}
+	newTip, ok, err := m.replayOnto(ctx, &res, req, theirs, ours)
+	if !ok {
+		return res, err
 	}
 	res.Outcome = Replayed
 	msg := fmt.Sprintf("yoimem: sync: replayed %d commit(s) onto %s (old tip %s)", len(ours), req.From, abbrev(tip))
@@ -183,6 +166,40 @@ func conflicted(res IntegrateResult, conflicts []Conflict) IntegrateResult {
 	res = unreplayed(res)
 	res.Outcome, res.Conflicts = Conflicted, conflicts
 	return res
+}
+
+// replayOnto replays our commits onto onto and judges the result with
+// req.Check. ok is false when it stopped: on a conflict or a problem
+// (res is then conflicted), or on err (res unreplayed).
+func (m *MemoryBranch) replayOnto(ctx context.Context, res *IntegrateResult, req IntegrateRequest, onto string, ours []string) (string, bool, error) {
+	r := replayer{m: m, req: req, res: res}
+	r.req.Theirs = onto
+	newTip, err := r.replayAll(ctx, ours)
+	switch {
+	case err != nil:
+		*res = unreplayed(*res)
+		return "", false, err
+	case len(res.Conflicts) > 0:
+		*res = conflicted(*res, res.Conflicts)
+		return "", false, nil
+	case req.Check == nil:
+		return newTip, true, nil
+	}
+	changed, deleted, err := m.pathsBetween(ctx, onto, newTip)
+	if err != nil {
+		*res = unreplayed(*res)
+		return "", false, err
+	}
+	problems, err := req.Check(ctx, newTip, changed, deleted)
+	if err != nil {
+		*res = unreplayed(*res)
+		return "", false, err
+	}
+	if len(problems) > 0 {
+		*res = conflicted(*res, problems)
+		return "", false, nil
+	}
+	return newTip, true, nil
 }
 
 // unreplayed is res with nothing done: the branch stays where it was,
@@ -206,27 +223,9 @@ func (m *MemoryBranch) supersede(ctx context.Context, res IntegrateResult, req I
 	}
 	onto := base
 	if len(ours) > 0 {
-		r := replayer{m: m, req: req, res: &res}
-		r.req.Theirs = base
-		newTip, err := r.replayAll(ctx, ours)
-		if err != nil || len(res.Conflicts) > 0 {
-			if len(res.Conflicts) > 0 {
-				return conflicted(res, res.Conflicts), nil
-			}
-			return unreplayed(res), err
-		}
-		if req.Check != nil {
-			changed, deleted, err := m.pathsBetween(ctx, base, newTip)
-			if err != nil {
-				return unreplayed(res), err
-			}
-			problems, err := req.Check(ctx, newTip, changed, deleted)
-			if err != nil {
-				return unreplayed(res), err
-			}
-			if len(problems) > 0 {
-				return conflicted(res, problems), nil
-			}
+		newTip, ok, err := m.replayOnto(ctx, &res, req, base, ours)
+		if !ok {
+			return res, err
 		}
 		onto = newTip
 		// A commit already on the base tip is its own copy: not rewritten.
