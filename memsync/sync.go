@@ -138,11 +138,27 @@ func interrupted(ctx context.Context, err error) error {
 // moved between its fetch and its push.
 const maxPushAttempts = 5
 
+// ErrNothingToPush means there is no memory branch here or on the remote.
+var ErrNothingToPush = errors.New("no memory branch here or on the remote")
+
 // Push pulls, then pushes the memory branch and the notes, without force:
 // when another clone pushed meanwhile, it pulls again and retries. A sync
-// that conflicts pushes nothing.
+// that conflicts pushes nothing. Without a local memory branch it only
+// pulls (the remote's becomes ours); with none on either side it is
+// ErrNothingToPush.
 func Push(ctx context.Context, o Options) (_ Report, err error) {
 	defer func() { err = interrupted(ctx, err) }()
+	tip, err := o.Branch.Objects.RefHash(o.Branch.Ref())
+	if err != nil {
+		return Report{}, err
+	}
+	if tip == "" {
+		rep, err := Pull(ctx, o)
+		if err == nil && rep.After == "" {
+			err = fmt.Errorf("%s, %s: %w", o.Branch.Branch, o.Remote, ErrNothingToPush)
+		}
+		return rep, err
+	}
 	var rep Report
 	for attempt := 1; attempt <= maxPushAttempts; attempt++ {
 		var err error

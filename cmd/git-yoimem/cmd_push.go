@@ -74,17 +74,10 @@ func runPush(ctx context.Context, env Env, g *globalOptions, opts pushOptions, r
 	if err != nil {
 		return err
 	}
-	tip, err := o.Branch.Objects.RefHash(o.Branch.Ref())
-	if err != nil {
-		return cannotRun(err)
-	}
-	if tip == "" {
-		if rep, err := memsync.Pull(ctx, o); err != nil || rep.Outcome != "" && rep.After != "" {
-			return finishSync(env, opts.format, rep, err) // nothing of ours; the remote's is here now
-		}
-		return cannotRun(fmt.Errorf("no memory branch %s yet, here or on %s", o.Branch.Branch, o.Remote), "memory commits are written by consolidation ('git yoimem consolidate'); push after one")
-	}
 	rep, err := memsync.Push(ctx, o)
+	if errors.Is(err, memsync.ErrNothingToPush) {
+		return cannotRun(err, "memory commits are written by consolidation ('git yoimem consolidate'); push after one")
+	}
 	if !opts.pr || err != nil || rep.Conflicted() {
 		return finishSync(env, opts.format, rep, err)
 	}
