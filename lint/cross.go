@@ -291,67 +291,6 @@ func appendVariants(out []uint64, s string) []uint64 {
 	return out
 }
 
-// similarGroups partitions slugs into groups of two or more similar ones.
-func similarGroups(slugs []string) [][]string {
-	parent := make([]int, len(slugs))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	union := func(a, b int) {
-		if ra, rb := find(a), find(b); ra != rb {
-			parent[ra] = rb
-		}
-	}
-	byKey := make(map[string]int, len(slugs))
-	byVariant := make(map[uint64]int, len(slugs)*8)
-	for i, s := range slugs {
-		k := wordKey(s)
-		if o, ok := byKey[k]; ok {
-			union(i, o)
-		} else {
-			byKey[k] = i
-		}
-		if len(s) < 10 {
-			continue // short slugs one edit apart are usually different things (api-v1, api-v2)
-		}
-		// Symmetric deletion: two slugs one edit apart share the slug or
-		// one of its single-letter deletions. Variants are hashed, not
-		// built, to keep this cheap for 10,000 slugs.
-		for skip := -1; skip < len(s); skip++ {
-			if skip >= 0 && (s[skip] == '-' || isDigit(s[skip])) {
-				continue
-			}
-			h := hashWithout(s, skip)
-			if o, ok := byVariant[h]; ok {
-				union(i, o)
-			} else {
-				byVariant[h] = i
-			}
-		}
-	}
-	groups := map[int][]string{}
-	for i, s := range slugs {
-		r := find(i)
-		groups[r] = append(groups[r], s)
-	}
-	var out [][]string
-	for _, g := range groups {
-		if len(g) > 1 {
-			sort.Strings(g)
-			out = append(out, g)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
-	return out
-}
-
 // hashWithout is the FNV-1a hash of s without the byte at skip (-1: all of
 // s), with the length mixed in so that different deletions rarely collide.
 func hashWithout(s string, skip int) uint64 {
@@ -369,17 +308,3 @@ func hashWithout(s string, skip int) uint64 {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// wordKey normalizes a slug to its sorted, singular words without filler.
-func wordKey(s string) string {
-	words := strings.Split(s, "-")
-	kept := words[:0]
-	for _, w := range words {
-		if record.IsFillerWord(w) {
-			continue
-		}
-		kept = append(kept, record.SingularWord(w))
-	}
-	sort.Strings(kept)
-	return strings.Join(kept, "-")
-}

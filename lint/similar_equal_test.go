@@ -135,3 +135,158 @@ func TestSimilarToEqualsReference(t *testing.T) {
 		t.Fatalf("only %d groups found in 300 rounds: the slugs are not alike enough to test anything", found)
 	}
 }
+
+// referenceSimilarGroups is similarGroups as it was before the variants'
+// hashes went into buckets: a Go map from each hash to its first slug.
+func referenceSimilarGroups(slugs []string) [][]string {
+	parent := make([]int, len(slugs))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, b int) {
+		if ra, rb := find(a), find(b); ra != rb {
+			parent[ra] = rb
+		}
+	}
+	byKey := make(map[string]int, len(slugs))
+	byVariant := make(map[uint64]int, len(slugs)*8)
+	for i, s := range slugs {
+		k := referenceWordKey(s)
+		if o, ok := byKey[k]; ok {
+			union(i, o)
+		} else {
+			byKey[k] = i
+		}
+		if len(s) < 10 {
+			continue
+		}
+		for skip := -1; skip < len(s); skip++ {
+			if skip >= 0 && (s[skip] == '-' || isDigit(s[skip])) {
+				continue
+			}
+			h := hashWithout(s, skip)
+			if o, ok := byVariant[h]; ok {
+				union(i, o)
+			} else {
+				byVariant[h] = i
+			}
+		}
+	}
+	groups := map[int][]string{}
+	for i, s := range slugs {
+		r := find(i)
+		groups[r] = append(groups[r], s)
+	}
+	var out [][]string
+	for _, g := range groups {
+		if len(g) > 1 {
+			sort.Strings(g)
+			out = append(out, g)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+// referenceWordKey is wordKey as it was first written.
+func referenceWordKey(s string) string {
+	words := strings.Split(s, "-")
+	kept := words[:0]
+	for _, w := range words {
+		if record.IsFillerWord(w) {
+			continue
+		}
+		kept = append(kept, record.SingularWord(w))
+	}
+	sort.Strings(kept)
+	return strings.Join(kept, "-")
+}
+
+// TestSimilarGroupsEqualsReference: the clustering of every slug finds,
+// for random slugs with look-alikes, the groups of the map-based one.
+func TestSimilarGroupsEqualsReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	found := 0
+	for round := 0; round < 300; round++ {
+		slugs := randomSlugs(r, 1+r.IntN(2000))
+		ref := referenceSimilarGroups(slugs)
+		if got := similarGroups(slugs); !reflect.DeepEqual(got, ref) {
+			t.Fatalf("round %d: similarGroups(%d slugs) =\n%v\nwant\n%v", round, len(slugs), got, ref)
+		}
+		found += len(ref)
+	}
+	if found < 1000 {
+		t.Fatalf("only %d groups found in 300 rounds: the slugs are not alike enough to test anything", found)
+	}
+}
+
+// TestWordKeyEqualsReference: wordKey normalizes random slugs, and slugs
+// with filler words, empty words and plurals, as it was first written.
+func TestWordKeyEqualsReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	slugs := append(randomSlugs(r, 3000), "", "-", "a", "the-of", "a--b", "-x-", "policies-ies-series", "class-ss-bus-buses", "use-the-api-v1s", "keys-key-keyss")
+	for _, s := range slugs {
+		if got, want := wordKey(s), referenceWordKey(s); got != want {
+			t.Errorf("wordKey(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// corpusSlugs lists the slugs of each kind of the bench corpus.
+func corpusSlugs(tb testing.TB) map[record.Kind][]string {
+	snap := record.MapSnapshot(benchCorpus(tb, 10000))
+	out := map[record.Kind][]string{}
+	for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
+		for _, s := range listSlugs(snap, kind) {
+			out[kind] = append(out[kind], s.slug)
+		}
+	}
+	return out
+}
+
+// TestSimilarGroupsCorpus: on the bench corpus's slugs too.
+func TestSimilarGroupsCorpus(t *testing.T) {
+	for kind, slugs := range corpusSlugs(t) {
+		ref := referenceSimilarGroups(slugs)
+		if got := similarGroups(slugs); !reflect.DeepEqual(got, ref) {
+			t.Fatalf("%s: %d groups, want %d:\n%v\nwant\n%v", kind, len(got), len(ref), got, ref)
+		}
+		t.Logf("%s: %d slugs, %d groups", kind, len(slugs), len(ref))
+	}
+}
+
+// BenchmarkSimilarGroups clusters the bench corpus's slugs, every kind.
+func BenchmarkSimilarGroups(b *testing.B) {
+	all := corpusSlugs(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, slugs := range all {
+			similarGroups(slugs)
+		}
+	}
+}
+
+// TestVariantsOfEqualHashWithout: the hashes similarGroups computes from
+// prefixes are hashWithout's, the ones similarTo compares.
+func TestVariantsOfEqualHashWithout(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, s := range append(randomSlugs(r, 500), "", "a", "-", "9", "retry-policy-v2") {
+		var got []uint64
+		for _, v := range appendVariantsOf(nil, s, 0) {
+			got = append(got, v.h)
+		}
+		want := variants(s)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: hashes %x, want %x", s, got, want)
+		}
+	}
+}
