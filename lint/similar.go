@@ -27,7 +27,7 @@ func similarGroups(slugs []string) [][]string {
 			n += len(s) + 1
 		}
 	}
-	vs := make([]variant, 0, n)
+	vs := newVariantSet(n, len(slugs))
 	for i, s := range slugs {
 		k := keys.key(s)
 		if o, ok := byKey[string(k)]; ok {
@@ -36,28 +36,49 @@ func similarGroups(slugs []string) [][]string {
 			byKey[string(k)] = i
 		}
 		if len(s) >= 10 { // short slugs one edit apart are usually different things (api-v1, api-v2)
-			vs = appendVariantsOf(vs, s, int32(i))
+			vs.add(s, i)
 		}
 	}
-	// Symmetric deletion: two slugs one edit apart share the slug or one
-	// of its single-letter deletions. The hashes go into buckets by their
-	// top bits, one pass to count and one to place, where a Go map of a
-	// quarter million hashes costs a random probe each.
-	unionEqual(&uf, vs)
+	vs.union(&uf)
 	return uf.groups(slugs)
 }
 
-// variant is the hash of a slug, or of it without one letter, and the
-// slug's index.
-type variant struct {
-	h uint64
-	i int32
+// variantSet holds the hashes of the slugs, and of each without one letter,
+// in buckets by their top bits: one pass to count and one to place, where
+// a Go map of a quarter million hashes costs a random probe each. Two
+// slugs one edit apart share the slug or one of its single-letter
+// deletions (symmetric deletion).
+//
+// In a bucket each is packed in a uint64: the hash shifted left by the
+// bucket bits (the bits shifted out are the bucket's, the same for all in
+// it), and the slug's index in the bits freed.
+type variantSet struct {
+	bits   int      // bucket bits; also the bits of a slug's index
+	hashes []uint64 // in the order added
+	slugs  []added  // whose hashes they are
+	start  []int32  // counted in start[b+1]: where bucket b begins
 }
 
-// appendVariantsOf appends the hashes of s and of s without each letter
-// (not a hyphen or digit) that hashWithout gives, computing each deletion
-// from the hash of the bytes before it.
-func appendVariantsOf(vs []variant, s string, i int32) []variant {
+// added says that the hashes up to end are of slug i (from the previous
+// one's end).
+type added struct{ i, end int32 }
+
+// newVariantSet makes room for up to n hashes of slugs indexed below
+// slugs, about four a bucket.
+func newVariantSet(n, slugs int) *variantSet {
+	b := max(1, bits.Len(uint(n/4)), bits.Len(uint(slugs)))
+	return &variantSet{bits: b, hashes: make([]uint64, 0, n), start: make([]int32, 1<<b+1)}
+}
+
+func (v *variantSet) put(h uint64) {
+	v.hashes = append(v.hashes, h)
+	v.start[h>>(64-v.bits)+1]++
+}
+
+// add puts the hashes of s and of s without each letter (not a hyphen or
+// digit) that hashWithout gives, computing each deletion from the hash of
+// the bytes before it.
+func (v *variantSet) add(s string, i int) {
 	pre := uint64(fnvOffset) // FNV-1a of s[:skip]
 	for skip := 0; skip < len(s); skip++ {
 		if c := s[skip]; c != '-' && !isDigit(c) {
@@ -65,51 +86,59 @@ func appendVariantsOf(vs []variant, s string, i int32) []variant {
 			for j := skip + 1; j < len(s); j++ {
 				h = (h ^ uint64(s[j])) * fnvPrime
 			}
-			vs = append(vs, variant{(h ^ uint64(len(s)-1)) * fnvPrime, i})
+			v.put((h ^ uint64(len(s)-1)) * fnvPrime)
 		}
 		pre = (pre ^ uint64(s[skip])) * fnvPrime
 	}
-	return append(vs, variant{(pre ^ uint64(len(s))) * fnvPrime, i})
+	v.put((pre ^ uint64(len(s))) * fnvPrime)
+	v.slugs = append(v.slugs, added{int32(i), int32(len(v.hashes))})
 }
 
-// unionEqual joins the slugs of variants with equal hashes.
-func unionEqual(uf *unionFind, vs []variant) {
-	if len(vs) < 2 {
-		return
-	}
-	shift := 64 - max(1, bits.Len(uint(len(vs)/4))) // about four a bucket
-	start := make([]int32, (1<<(64-shift))+1)
-	for _, v := range vs {
-		start[v.h>>shift+1]++
-	}
+// union joins the slugs of equal hashes.
+func (v *variantSet) union(uf *unionFind) {
+	start := v.start
 	for b := 1; b < len(start); b++ {
 		start[b] += start[b-1]
 	}
-	placed := make([]variant, len(vs))
-	next := slices.Clone(start[:len(start)-1])
-	for _, v := range vs {
-		b := v.h >> shift
-		placed[next[b]] = v
-		next[b]++
-	}
-	for b := 0; b+1 < len(start); b++ {
-		bucket := placed[start[b]:start[b+1]]
-		if len(bucket) < 2 {
-			continue
+	// Placing moves each bucket's start to its end: bucket b then spans
+	// start[b-1] to start[b].
+	placed := make([]uint64, len(v.hashes))
+	from := int32(0)
+	for _, a := range v.slugs {
+		for _, h := range v.hashes[from:a.end] {
+			b := h >> (64 - v.bits)
+			placed[start[b]] = h<<v.bits | uint64(a.i)
+			start[b]++
 		}
-		slices.SortFunc(bucket, func(x, y variant) int {
-			switch {
-			case x.h < y.h:
-				return -1
-			case x.h > y.h:
-				return 1
-			}
-			return 0
-		})
+		from = a.end
+	}
+	lo := int32(0)
+	for _, hi := range start[:len(start)-1] {
+		v.unionBucket(uf, placed[lo:hi])
+		lo = hi
+	}
+}
+
+// unionBucket joins the slugs of one bucket's equal hashes: a bucket holds
+// a few, compared pair by pair; a large one (many slugs sharing a
+// variant) is sorted first.
+func (v *variantSet) unionBucket(uf *unionFind, bucket []uint64) {
+	mask := uint64(1)<<v.bits - 1
+	if len(bucket) <= 8 {
 		for j := 1; j < len(bucket); j++ {
-			if bucket[j].h == bucket[j-1].h {
-				uf.union(int(bucket[j].i), int(bucket[j-1].i))
+			for k := 0; k < j; k++ {
+				if bucket[j]>>v.bits == bucket[k]>>v.bits {
+					uf.union(int(bucket[j]&mask), int(bucket[k]&mask))
+					break
+				}
 			}
+		}
+		return
+	}
+	slices.Sort(bucket)
+	for j := 1; j < len(bucket); j++ {
+		if bucket[j]>>v.bits == bucket[j-1]>>v.bits {
+			uf.union(int(bucket[j]&mask), int(bucket[j-1]&mask))
 		}
 	}
 }
@@ -201,7 +230,11 @@ func (k *wordKeyer) key(s string) []byte {
 		}
 	}
 	word := func(sp [2]int) []byte { return k.words[sp[0]:sp[1]] }
-	slices.SortFunc(k.spans, func(a, b [2]int) int { return bytes.Compare(word(a), word(b)) })
+	for j := 1; j < len(k.spans); j++ { // insertion: a slug has a few words
+		for m := j; m > 0 && bytes.Compare(word(k.spans[m]), word(k.spans[m-1])) < 0; m-- {
+			k.spans[m], k.spans[m-1] = k.spans[m-1], k.spans[m]
+		}
+	}
 	k.out = k.out[:0]
 	for j, sp := range k.spans {
 		if j > 0 {
