@@ -95,10 +95,8 @@ func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
 	wanted := map[record.Kind][]string{}
 	for _, e := range targets {
 		want[e.Path] = true
-		for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
-			if slug, ok := listedSlug(e, kind); ok {
-				wanted[kind] = append(wanted[kind], slug)
-			}
+		if kind, slug, ok := recordSlug(e); ok {
+			wanted[kind] = append(wanted[kind], slug)
 		}
 	}
 	var out []Finding

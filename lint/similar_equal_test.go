@@ -301,3 +301,24 @@ func BenchmarkSimilarGroupsReference(b *testing.B) {
 		}
 	}
 }
+
+// TestRecordSlugIsListedSlug: recordSlug classifies once what listedSlug
+// tells kind by kind.
+func TestRecordSlugIsListedSlug(t *testing.T) {
+	paths := []string{
+		"memory/summary.md", "memory/decisions/use-sqlite.md", "memory/requests/faster-ci.md", "knowledge/retry-policy.md",
+		"knowledge/Bad_Slug.md", "knowledge/sub/x.md", "knowledge/x.txt", "memory/decisions/.md", "memory/other/x.md", "README.md", "knowledge/a.md",
+	}
+	for _, p := range paths {
+		for _, mode := range []record.Mode{record.ModeRegular, record.ModeSymlink} {
+			e := record.Entry{Path: p, Mode: mode}
+			kind, slug, ok := recordSlug(e)
+			for _, k := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
+				want, wantOK := listedSlug(e, k)
+				if gotOK := ok && kind == k; gotOK != wantOK || wantOK && slug != want {
+					t.Errorf("%s (mode %v) as %s: recordSlug = %s %q %v, listedSlug = %q %v", p, mode, k, kind, slug, ok, want, wantOK)
+				}
+			}
+		}
+	}
+}

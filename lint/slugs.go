@@ -30,6 +30,17 @@ func listedSlug(e record.Entry, kind record.Kind) (string, bool) {
 	return loc.Slug, loc.Area == record.AreaRecord && loc.Kind == kind && loc.SlugErr == nil
 }
 
+// recordSlug returns e's kind and slug when e is a regular file of a
+// decision, request or knowledge record with a valid slug: listedSlug for
+// the kind it is of, the path classified once.
+func recordSlug(e record.Entry) (record.Kind, string, bool) {
+	if e.Mode != record.ModeRegular {
+		return record.KindNone, "", false
+	}
+	loc := record.Classify(e.Path)
+	return loc.Kind, loc.Slug, loc.Area == record.AreaRecord && loc.Kind != record.KindSummary && loc.SlugErr == nil
+}
+
 func kindDir(kind record.Kind) string { return path.Dir(record.PathFor(kind, "x")) + "/" }
 
 // listSlugs lists the valid slugs of kind's regular files in view, in
