@@ -91,15 +91,20 @@ func decisionFacts(view record.View, p string, opts Options) *facts {
 // policies-retry), or one edit apart (retry-policy, retry-polcy). Only
 // the kinds of the targets are listed.
 func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
-	want := map[string]bool{}
 	wanted := map[record.Kind][]string{}
 	for _, e := range targets {
-		want[e.Path] = true
 		if kind, slug, ok := recordSlug(e); ok {
 			wanted[kind] = append(wanted[kind], slug)
 		}
 	}
-	var out []Finding
+	type kindGroups struct {
+		kind   record.Kind
+		groups [][]string
+	}
+	var found []kindGroups
+	// targeted tells, of the paths in a group, those of targets: the
+	// groups are few, and the targets may be thousands.
+	targeted := map[string]bool{}
 	for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
 		if len(wanted[kind]) == 0 {
 			continue
@@ -119,8 +124,25 @@ func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
 		}
 		for _, group := range groups {
 			for _, s := range group {
-				p := record.PathFor(kind, s)
-				if !want[p] {
+				targeted[record.PathFor(kind, s)] = false
+			}
+		}
+		found = append(found, kindGroups{kind, groups})
+	}
+	if len(targeted) == 0 {
+		return nil
+	}
+	for _, e := range targets {
+		if _, ok := targeted[e.Path]; ok {
+			targeted[e.Path] = true
+		}
+	}
+	var out []Finding
+	for _, kg := range found {
+		for _, group := range kg.groups {
+			for _, s := range group {
+				p := record.PathFor(kg.kind, s)
+				if !targeted[p] {
 					continue
 				}
 				others := make([]string, 0, len(group)-1)

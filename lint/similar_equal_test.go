@@ -322,3 +322,87 @@ func TestRecordSlugIsListedSlug(t *testing.T) {
 		}
 	}
 }
+
+// referenceSimilarSlugFindings is similarSlugFindings as it was before
+// recordSlug and the targeted paths: a set of every target's path, and each
+// target's path classified for each kind.
+func referenceSimilarSlugFindings(targets []record.Entry, idx *index) []Finding {
+	want := map[string]bool{}
+	wanted := map[record.Kind][]string{}
+	for _, e := range targets {
+		want[e.Path] = true
+		for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
+			if slug, ok := listedSlug(e, kind); ok {
+				wanted[kind] = append(wanted[kind], slug)
+			}
+		}
+	}
+	var out []Finding
+	for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
+		if len(wanted[kind]) == 0 {
+			continue
+		}
+		n, slugs := idx.slugs(kind)
+		var groups [][]string
+		if len(targets) < n/16 {
+			groups = similarTo(slugs, wanted[kind])
+		} else {
+			var all []string
+			for s := range slugs {
+				all = append(all, s.slug)
+			}
+			groups = referenceSimilarGroups(all)
+		}
+		for _, group := range groups {
+			for _, s := range group {
+				p := record.PathFor(kind, s)
+				if !want[p] {
+					continue
+				}
+				others := make([]string, 0, len(group)-1)
+				for _, o := range group {
+					if o != s {
+						others = append(others, o)
+					}
+				}
+				out = append(out, Finding{Path: p, Line: 1, Col: 1, Severity: Warning, Rule: RuleSimilarSlugs,
+					Message: fmt.Sprintf("slug looks like %s: merge candidates", listSome(others, 5))})
+			}
+		}
+	}
+	return out
+}
+
+// TestSimilarSlugFindingsEqualsReference: on trees of random slugs of
+// every kind, with the summary and files that are no records, for every
+// target set from a few files to all of them.
+func TestSimilarSlugFindingsEqualsReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	found := 0
+	for round := 0; round < 60; round++ {
+		files := map[string][]byte{"memory/summary.md": nil, "knowledge/Bad_Slug.md": nil, "README.md": nil}
+		for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
+			for _, s := range randomSlugs(r, 1+r.IntN(400)) {
+				files[record.PathFor(kind, s)] = nil
+			}
+		}
+		snap := record.MapSnapshot(files)
+		idx := newIndex(snap)
+		for _, every := range []int{1, 2, 7, 40, 1000} {
+			var targets []record.Entry
+			for i, e := range snap.Entries {
+				if i%every == round%every {
+					targets = append(targets, e)
+				}
+			}
+			got, want := similarSlugFindings(targets, idx), referenceSimilarSlugFindings(targets, idx)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d, every %d: %d findings\n%v\nwant %d\n%v", round, every, len(got), got, len(want), want)
+			}
+			found += len(want)
+		}
+	}
+	if found < 1000 {
+		t.Fatalf("only %d findings: the trees test too little", found)
+	}
+}
