@@ -182,6 +182,9 @@ func similarTo(slugs iter.Seq[slugInfo], wanted []string) [][]string {
 	i := -1
 	for o := range slugs {
 		i++
+		if !o.ready {
+			o = newSlugInfo(o.path, o.slug)
+		}
 		key, vs := "", []uint64(nil)
 		for _, w := range ws {
 			if w.info.slug == o.slug {
