@@ -19,12 +19,6 @@ func Refs(text []byte) []Ref {
 	if !mayHoldRef(text) {
 		return nil
 	}
-	// The lines after the last '#' hold no reference: the scan stops at
-	// the end of its line.
-	last := bytes.LastIndexByte(text, '#')
-	if nl := bytes.IndexByte(text[last:], '\n'); nl >= 0 {
-		text = text[:last+nl]
-	}
 	return refsScan(text)
 }
 
