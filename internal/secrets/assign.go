@@ -149,8 +149,9 @@ func keyBefore(text []byte, i int) (int, int) {
 
 // classifyKey tells a key by how it ends, letters and digits only, in
 // lower case: DB_PASSWORD, client-secret, X-Api-Key, AccountKey,
-// authToken, Authorization. Most keys are decided by their last letter,
-// without looking further: this runs at every colon of a text.
+// authToken, Authorization (the endings are keySuffixes). Most keys never
+// come here: keyBefore rules them out by their last two letters, at every
+// colon of a text.
 func classifyKey(key []byte) (keyKind, string) {
 	last := len(key) - 1
 	for last >= 0 && class[key[last]]&mAlnum == 0 {
