@@ -245,9 +245,10 @@ func TestWordKeyEqualsReference(t *testing.T) {
 	}
 }
 
-// corpusSlugs lists the slugs of each kind of the bench corpus.
-func corpusSlugs(tb testing.TB) map[record.Kind][]string {
-	snap := record.MapSnapshot(benchCorpus(tb, 10000))
+// corpusSlugs lists the slugs of each kind of the bench corpus of n
+// records (when none is named).
+func corpusSlugs(tb testing.TB, n int) map[record.Kind][]string {
+	snap := record.MapSnapshot(benchCorpus(tb, n))
 	out := map[record.Kind][]string{}
 	for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
 		for _, s := range listSlugs(snap, kind, false) {
@@ -257,9 +258,10 @@ func corpusSlugs(tb testing.TB) map[record.Kind][]string {
 	return out
 }
 
-// TestSimilarGroupsCorpus: on the bench corpus's slugs too.
+// TestSimilarGroupsCorpus: on the bench corpus's slugs too (10,000 records,
+// with look-alikes, unless YOIMEM_BENCH_CORPUS names a corpus).
 func TestSimilarGroupsCorpus(t *testing.T) {
-	for kind, slugs := range corpusSlugs(t) {
+	for kind, slugs := range corpusSlugs(t, 10000) {
 		ref := referenceSimilarGroups(slugs)
 		if got := similarGroups(slugs); !reflect.DeepEqual(got, ref) {
 			t.Fatalf("%s: %d groups, want %d:\n%v\nwant\n%v", kind, len(got), len(ref), got, ref)
@@ -270,7 +272,7 @@ func TestSimilarGroupsCorpus(t *testing.T) {
 
 // BenchmarkSimilarGroups clusters the bench corpus's slugs, every kind.
 func BenchmarkSimilarGroups(b *testing.B) {
-	all := corpusSlugs(b)
+	all := corpusSlugs(b, 10000)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, slugs := range all {
@@ -299,7 +301,7 @@ func TestVariantsOfEqualHashWithout(t *testing.T) {
 // BenchmarkSimilarGroupsReference is BenchmarkSimilarGroups with the
 // map-based reference, to compare the two in one run.
 func BenchmarkSimilarGroupsReference(b *testing.B) {
-	all := corpusSlugs(b)
+	all := corpusSlugs(b, 10000)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, slugs := range all {

@@ -95,12 +95,13 @@ func TestFindEqualsReference(t *testing.T) {
 	}
 }
 
-// TestFindEqualsReferenceCorpus: on the bench corpus's files, every
-// seventh with a seed spliced in.
+// TestFindEqualsReferenceCorpus: on the bench corpus's files (2,000
+// records unless YOIMEM_BENCH_CORPUS names one), every seventh with a seed
+// spliced in.
 func TestFindEqualsReferenceCorpus(t *testing.T) {
 	seeds := findSeeds()
 	r := rand.New(rand.NewPCG(3, 4))
-	for i, f := range corpusFiles(t) {
+	for i, f := range corpusFiles(t, 2000) {
 		text := f
 		if i%7 == 0 {
 			at := r.IntN(len(f) + 1)
@@ -115,7 +116,7 @@ func TestFindEqualsReferenceCorpus(t *testing.T) {
 // BenchmarkFindReference is BenchmarkFind with referenceFind, to compare
 // the two in one run.
 func BenchmarkFindReference(b *testing.B) {
-	files := corpusFiles(b)
+	files := corpusFiles(b, 10000)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, f := range files {
