@@ -48,3 +48,38 @@ func BenchmarkFirstControl(b *testing.B) {
 		}
 	}
 }
+
+// TestFirstControlFirstOfMany places two bytes, each any value, in text
+// with tabs, newlines and UTF-8: the first control byte is found when a
+// word holds more than one.
+func TestFirstControlFirstOfMany(t *testing.T) {
+	base := bytes.Repeat([]byte("ab\tc\r\n日本語 x~\x80\xff "), 3)[:24]
+	for a := 0; a < len(base); a++ {
+		for b := a + 1; b < len(base) && b < a+10; b++ {
+			for _, va := range []byte{0, 1, '\t', '\n', '\r', 0x1f, 0x20, 0x7f, 0x80, 'a'} {
+				for vb := 0; vb < 256; vb++ {
+					s := append([]byte(nil), base...)
+					s[a], s[b] = va, byte(vb)
+					if got, want := firstControl(s), naiveFirstControl(s); got != want {
+						t.Fatalf("%q: got %d, want %d", s, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkFirstControlCorpus scans every file of the bench corpus.
+func BenchmarkFirstControlCorpus(b *testing.B) {
+	files := benchCorpus(b, 10000)
+	n := 0
+	for _, f := range files {
+		n += len(f)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, f := range files {
+			firstControl(f)
+		}
+	}
+}

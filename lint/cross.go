@@ -91,17 +91,20 @@ func decisionFacts(view record.View, p string, opts Options) *facts {
 // policies-retry), or one edit apart (retry-policy, retry-polcy). Only
 // the kinds of the targets are listed.
 func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
-	want := map[string]bool{}
 	wanted := map[record.Kind][]string{}
 	for _, e := range targets {
-		want[e.Path] = true
-		for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
-			if slug, ok := listedSlug(e, kind); ok {
-				wanted[kind] = append(wanted[kind], slug)
-			}
+		if kind, slug, ok := recordSlug(e); ok {
+			wanted[kind] = append(wanted[kind], slug)
 		}
 	}
-	var out []Finding
+	type kindGroups struct {
+		kind   record.Kind
+		groups [][]string
+	}
+	var found []kindGroups
+	// targeted tells, of the paths in a group, those of targets: the
+	// groups are few, and the targets may be thousands.
+	targeted := map[string]bool{}
 	for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
 		if len(wanted[kind]) == 0 {
 			continue
@@ -121,8 +124,25 @@ func similarSlugFindings(targets []record.Entry, idx *index) []Finding {
 		}
 		for _, group := range groups {
 			for _, s := range group {
-				p := record.PathFor(kind, s)
-				if !want[p] {
+				targeted[record.PathFor(kind, s)] = false
+			}
+		}
+		found = append(found, kindGroups{kind, groups})
+	}
+	if len(targeted) == 0 {
+		return nil
+	}
+	for _, e := range targets {
+		if _, ok := targeted[e.Path]; ok {
+			targeted[e.Path] = true
+		}
+	}
+	var out []Finding
+	for _, kg := range found {
+		for _, group := range kg.groups {
+			for _, s := range group {
+				p := record.PathFor(kg.kind, s)
+				if !targeted[p] {
 					continue
 				}
 				others := make([]string, 0, len(group)-1)
@@ -162,6 +182,9 @@ func similarTo(slugs iter.Seq[slugInfo], wanted []string) [][]string {
 	i := -1
 	for o := range slugs {
 		i++
+		if !o.ready {
+			o = newSlugInfo(o.path, o.slug)
+		}
 		key, vs := "", []uint64(nil)
 		for _, w := range ws {
 			if w.info.slug == o.slug {
@@ -291,67 +314,6 @@ func appendVariants(out []uint64, s string) []uint64 {
 	return out
 }
 
-// similarGroups partitions slugs into groups of two or more similar ones.
-func similarGroups(slugs []string) [][]string {
-	parent := make([]int, len(slugs))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	union := func(a, b int) {
-		if ra, rb := find(a), find(b); ra != rb {
-			parent[ra] = rb
-		}
-	}
-	byKey := make(map[string]int, len(slugs))
-	byVariant := make(map[uint64]int, len(slugs)*8)
-	for i, s := range slugs {
-		k := wordKey(s)
-		if o, ok := byKey[k]; ok {
-			union(i, o)
-		} else {
-			byKey[k] = i
-		}
-		if len(s) < 10 {
-			continue // short slugs one edit apart are usually different things (api-v1, api-v2)
-		}
-		// Symmetric deletion: two slugs one edit apart share the slug or
-		// one of its single-letter deletions. Variants are hashed, not
-		// built, to keep this cheap for 10,000 slugs.
-		for skip := -1; skip < len(s); skip++ {
-			if skip >= 0 && (s[skip] == '-' || isDigit(s[skip])) {
-				continue
-			}
-			h := hashWithout(s, skip)
-			if o, ok := byVariant[h]; ok {
-				union(i, o)
-			} else {
-				byVariant[h] = i
-			}
-		}
-	}
-	groups := map[int][]string{}
-	for i, s := range slugs {
-		r := find(i)
-		groups[r] = append(groups[r], s)
-	}
-	var out [][]string
-	for _, g := range groups {
-		if len(g) > 1 {
-			sort.Strings(g)
-			out = append(out, g)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
-	return out
-}
-
 // hashWithout is the FNV-1a hash of s without the byte at skip (-1: all of
 // s), with the length mixed in so that different deletions rarely collide.
 func hashWithout(s string, skip int) uint64 {
@@ -369,17 +331,3 @@ func hashWithout(s string, skip int) uint64 {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// wordKey normalizes a slug to its sorted, singular words without filler.
-func wordKey(s string) string {
-	words := strings.Split(s, "-")
-	kept := words[:0]
-	for _, w := range words {
-		if record.IsFillerWord(w) {
-			continue
-		}
-		kept = append(kept, record.SingularWord(w))
-	}
-	sort.Strings(kept)
-	return strings.Join(kept, "-")
-}

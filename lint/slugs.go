@@ -9,15 +9,17 @@ import (
 )
 
 // slugInfo is one valid slug of a kind's regular file, with what the
-// similar-slug check compares before anything costlier.
+// similar-slug check of a few files compares before anything costlier
+// (when ready: the clustering of every slug needs the slug alone).
 type slugInfo struct {
 	path, slug string
+	ready      bool
 	sig        [36]uint8 // initials
 	letters    [37]uint8 // letterCounts
 }
 
 func newSlugInfo(p, slug string) slugInfo {
-	return slugInfo{path: p, slug: slug, sig: initials(slug), letters: letterCounts(slug)}
+	return slugInfo{path: p, slug: slug, ready: true, sig: initials(slug), letters: letterCounts(slug)}
 }
 
 // listedSlug returns e's slug when e is a regular file of kind with a
@@ -30,15 +32,30 @@ func listedSlug(e record.Entry, kind record.Kind) (string, bool) {
 	return loc.Slug, loc.Area == record.AreaRecord && loc.Kind == kind && loc.SlugErr == nil
 }
 
+// recordSlug returns e's kind and slug when e is a regular file of a
+// decision, request or knowledge record with a valid slug: listedSlug for
+// the kind it is of, the path classified once.
+func recordSlug(e record.Entry) (record.Kind, string, bool) {
+	if e.Mode != record.ModeRegular {
+		return record.KindNone, "", false
+	}
+	loc := record.Classify(e.Path)
+	return loc.Kind, loc.Slug, loc.Area == record.AreaRecord && loc.Kind != record.KindSummary && loc.SlugErr == nil
+}
+
 func kindDir(kind record.Kind) string { return path.Dir(record.PathFor(kind, "x")) + "/" }
 
 // listSlugs lists the valid slugs of kind's regular files in view, in
-// path order.
-func listSlugs(view record.View, kind record.Kind) []slugInfo {
+// path order, ready when asked.
+func listSlugs(view record.View, kind record.Kind, ready bool) []slugInfo {
 	var out []slugInfo
 	view.Scan(kindDir(kind), func(e record.Entry) bool {
 		if slug, ok := listedSlug(e, kind); ok {
-			out = append(out, newSlugInfo(e.Path, slug))
+			if ready {
+				out = append(out, newSlugInfo(e.Path, slug))
+			} else {
+				out = append(out, slugInfo{path: e.Path, slug: slug})
+			}
 		}
 		return true
 	})
@@ -58,7 +75,7 @@ type baseSlugs struct{ kind record.Kind }
 func (x *index) slugs(kind record.Kind) (int, iter.Seq[slugInfo]) {
 	ov, ok := x.view.(*record.Overlay)
 	if !ok {
-		list := listSlugs(x.view, kind)
+		list := listSlugs(x.view, kind, false) // used once: similarTo readies what it compares
 		return len(list), func(yield func(slugInfo) bool) {
 			for _, s := range list {
 				if !yield(s) {
@@ -67,7 +84,7 @@ func (x *index) slugs(kind record.Kind) (int, iter.Seq[slugInfo]) {
 			}
 		}
 	}
-	base := ov.Memo(baseSlugs{kind}, func(b record.Snapshot) any { return listSlugs(b, kind) }).([]slugInfo)
+	base := ov.Memo(baseSlugs{kind}, func(b record.Snapshot) any { return listSlugs(b, kind, true) }).([]slugInfo)
 	var changes []record.Change
 	for _, c := range ov.Changes() {
 		if strings.HasPrefix(c.Path, kindDir(kind)) {

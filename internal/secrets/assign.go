@@ -80,12 +80,45 @@ func assignOperator(text []byte, i int) (int, bool) {
 	return i + 1, true
 }
 
+// keySuffixes are the endings of keys that name a credential, letters
+// and digits only, in lower case, by their last letter (see classifyKey).
+// Read-only.
+var keySuffixes = [256][]string{
+	'd': {"password", "passwd", "pwd"},
+	'e': {"passphrase"},
+	's': {"pass", "credentials", "creds"},
+	't': {"secret"},
+	'n': {"token", "authorization"},
+	'y': {"apikey", "accesskey", "secretkey", "privatekey", "accountkey", "signingkey", "encryptionkey", "masterkey", "authkey", "clientkey", "subscriptionkey"},
+	'l': {"credential"},
+	'h': {"auth"},
+}
+
 // keyEnding reports whether a key ending with c may name a credential
 // (see classifyKey).
-func keyEnding(c byte) bool {
-	switch lower(c) {
-	case 'd', 'e', 's', 't', 'n', 'y', 'l', 'h':
-		return true
+func keyEnding(c byte) bool { return keySuffixes[lower(c)] != nil }
+
+// keyPair reports whether the key that ends at end, its last byte a
+// keyEnding, may end with one of keySuffixes by its last two letters or
+// digits (the separators between them skipped): most keys keyEnding lets
+// through (created, sources, replaced_by) are ruled out here, before the
+// key is walked back and classified.
+func keyPair(text []byte, end int) bool {
+	j := end - 2
+	for j >= 0 && class[text[j]]&(cUnder|cDash|cDot) != 0 {
+		if end-2-j >= maxKey {
+			return false // longer than any key keyBefore takes
+		}
+		j--
+	}
+	if j < 0 || class[text[j]]&mAlnum == 0 {
+		return false // one letter: shorter than any suffix
+	}
+	prev := lower(text[j])
+	for _, sfx := range keySuffixes[lower(text[end-1])] {
+		if sfx[len(sfx)-2] == prev {
+			return true
+		}
 	}
 	return false
 }
@@ -102,8 +135,8 @@ func keyBefore(text []byte, i int) (int, int) {
 		k--
 	}
 	end := k
-	if end == 0 || !keyEnding(text[end-1]) {
-		return end, end // decided by its last letter: no walk back
+	if end == 0 || !keyEnding(text[end-1]) || !keyPair(text, end) {
+		return end, end // decided by its last letters: no walk back
 	}
 	for k > 0 && end-k < maxKey && (class[text[k-1]]&(mURLSafe|cDot) != 0) {
 		k--
@@ -116,8 +149,9 @@ func keyBefore(text []byte, i int) (int, int) {
 
 // classifyKey tells a key by how it ends, letters and digits only, in
 // lower case: DB_PASSWORD, client-secret, X-Api-Key, AccountKey,
-// authToken, Authorization. Most keys are decided by their last letter,
-// without looking further: this runs at every colon of a text.
+// authToken, Authorization (the endings are keySuffixes). Most keys never
+// come here: keyBefore rules them out by their last two letters, at every
+// colon of a text.
 func classifyKey(key []byte) (keyKind, string) {
 	last := len(key) - 1
 	for last >= 0 && class[key[last]]&mAlnum == 0 {
@@ -126,25 +160,8 @@ func classifyKey(key []byte) (keyKind, string) {
 	if last < 0 {
 		return keyNone, ""
 	}
-	var suffixes []string
-	switch lower(key[last]) {
-	case 'd':
-		suffixes = []string{"password", "passwd", "pwd"}
-	case 'e':
-		suffixes = []string{"passphrase"}
-	case 's':
-		suffixes = []string{"pass", "credentials", "creds"}
-	case 't':
-		suffixes = []string{"secret"}
-	case 'n':
-		suffixes = []string{"token", "authorization"}
-	case 'y':
-		suffixes = []string{"apikey", "accesskey", "secretkey", "privatekey", "accountkey", "signingkey", "encryptionkey", "masterkey", "authkey", "clientkey", "subscriptionkey"}
-	case 'l':
-		suffixes = []string{"credential"}
-	case 'h':
-		suffixes = []string{"auth"}
-	default:
+	suffixes := keySuffixes[lower(key[last])]
+	if suffixes == nil {
 		return keyNone, ""
 	}
 	var buf [maxKey]byte

@@ -372,6 +372,9 @@ func adversarialUnits() []string {
 		"password=", "a_password=", "token: ", "api_key=" + mix(20, 71), "Authorization: Bearer ",
 		"x=", "k: v", "hf_", "SG.", "dp.pt.", "Q~", "1Q~", ".atlasv1.", "v1.0-", "ntn_1", "sgp_",
 		"AKCp", "ABSK", "eyJrIjoi", "password: " + mix(30, 72) + "\n",
+		// A key's last letter after a run of separators longer than the
+		// reach: the '=' or ':' of each is in the middle of the window.
+		strings.Repeat("_", 12000) + "d=", strings.Repeat("-.", 6000) + "n: ",
 	}
 }
 
