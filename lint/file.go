@@ -36,7 +36,16 @@ func (fl *fileLint) add(sev Severity, rule string, line, col int, format string,
 	fl.out = append(fl.out, Finding{Path: fl.entry.Path, Line: line, Col: col, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)})
 }
 
-func lintFile(e record.Entry, idx *index, opts Options) fileResult {
+// worker is what one linting goroutine reuses from file to file: a file's
+// record is dropped once its findings and facts are taken, so the next
+// file is decoded into the same memory.
+type worker struct {
+	dec record.Decoder
+}
+
+// lintFile lints one entry. Its findings and facts keep nothing of the
+// decoded record, whose memory the next file reuses.
+func (w *worker) lintFile(e record.Entry, idx *index, opts Options) fileResult {
 	fl := &fileLint{entry: e}
 	loc := record.Classify(e.Path)
 	if !fl.pathOK(e, loc) {
@@ -53,7 +62,7 @@ func lintFile(e record.Entry, idx *index, opts Options) fileResult {
 	if !ok {
 		return fileResult{findings: fl.out}
 	}
-	rec, fieldErrs, err := record.Decode(e.Path, content)
+	rec, fieldErrs, err := w.dec.Decode(e.Path, content)
 	if err != nil {
 		var pe *record.ParseError
 		if errors.As(err, &pe) {
@@ -70,7 +79,8 @@ func lintFile(e record.Entry, idx *index, opts Options) fileResult {
 	fl.content(rec, content, idx, opts)
 	var f *facts
 	if rec.Kind == record.KindDecision {
-		f = &facts{path: e.Path, slug: rec.Slug, replacedBy: rec.ReplacedBy}
+		// The slug comes from the path; replaced_by from the content.
+		f = &facts{path: e.Path, slug: rec.Slug, replacedBy: strings.Clone(rec.ReplacedBy)}
 		if rec.ReplacedBy != "" {
 			f.rbLine, f.rbCol = rec.Doc.KeyPos(record.KeyReplacedBy)
 		}

@@ -87,8 +87,9 @@ func lintEntries(targets []record.Entry, idx *index, opts Options) []fileResult 
 		workers = len(targets)
 	}
 	if workers <= 1 {
+		var w worker
 		for i, e := range targets {
-			results[i] = lintFile(e, idx, opts)
+			results[i] = w.lintFile(e, idx, opts)
 		}
 		return results
 	}
@@ -100,12 +101,13 @@ func lintEntries(targets []record.Entry, idx *index, opts Options) []fileResult 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var w worker
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(targets) {
 					return
 				}
-				results[i] = lintFile(targets[i], idx, opts)
+				results[i] = w.lintFile(targets[i], idx, opts)
 			}
 		}()
 	}

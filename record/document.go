@@ -59,25 +59,31 @@ func Parse(content []byte) (*Document, error) {
 // leaves every frontmatter to the YAML library, which is how tests compare
 // the two paths.
 func parseWith(content []byte, fast func([]byte) (*yaml.Node, bool)) (*Document, error) {
-	if err := checkEncoding(content); err != nil {
-		return nil, err
-	}
-	header, data, err := splitFrontmatter(content)
-	if err != nil {
-		return nil, err
-	}
-	closing := lastLineStart(header)
-	d := &Document{raw: content, bodyStart: len(header), nl: detectNewline(content)}
-	d.dataEnd = closing
-	d.dataStart = closing - len(data)
-	if d.dataStart < 0 || !bytes.Equal(content[d.dataStart:d.dataEnd], data) {
-		return nil, &ParseError{Rule: RuleFrontmatter, Line: 1, Col: 1, Msg: "frontmatter could not be located"}
-	}
-	d.firstLine = bytes.Count(content[:d.dataStart], []byte("\n")) + 1
-	if err := d.parseYAML(data, fast); err != nil {
+	d := new(Document)
+	if err := d.parse(content, fast); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// parse fills d (a zero Document) from content.
+func (d *Document) parse(content []byte, fast func([]byte) (*yaml.Node, bool)) error {
+	if err := checkEncoding(content); err != nil {
+		return err
+	}
+	header, data, err := splitFrontmatter(content)
+	if err != nil {
+		return err
+	}
+	closing := lastLineStart(header)
+	*d = Document{raw: content, bodyStart: len(header), nl: detectNewline(content)}
+	d.dataEnd = closing
+	d.dataStart = closing - len(data)
+	if d.dataStart < 0 || !bytes.Equal(content[d.dataStart:d.dataEnd], data) {
+		return &ParseError{Rule: RuleFrontmatter, Line: 1, Col: 1, Msg: "frontmatter could not be located"}
+	}
+	d.firstLine = bytes.Count(content[:d.dataStart], []byte("\n")) + 1
+	return d.parseYAML(data, fast)
 }
 
 // splitFrontmatter returns the header (everything up to and including the

@@ -362,6 +362,7 @@ func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
 	if l.text != "" && l.text[0] == closer {
 		return node, l.advance(1), true
 	}
+	base := len(p.stack)
 	for {
 		var ok bool
 		if mapping {
@@ -369,8 +370,8 @@ func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
 			if k, l, ok = p.fastValue(l, true); !ok || k.Kind != yaml.ScalarNode || k.Style != 0 || len(k.Value) > 128 || l.text == "" || l.text[0] != ':' {
 				return nil, l, false
 			}
-			for i := 0; i < len(node.Content); i += 2 {
-				if node.Content[i].Value == k.Value {
+			for i := base; i < len(p.stack); i += 2 {
+				if p.stack[i].Value == k.Value {
 					return nil, l, false // a duplicate key: the library's
 				}
 			}
@@ -381,13 +382,13 @@ func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
 			if v, l, ok = p.fastValue(l.skipSpaces(), true); !ok {
 				return nil, l, false
 			}
-			node.Content = append(node.Content, k, v)
+			p.stack = append(p.stack, k, v)
 		} else {
 			var v *yaml.Node
 			if v, l, ok = p.fastValue(l, true); !ok {
 				return nil, l, false
 			}
-			node.Content = append(node.Content, v)
+			p.stack = append(p.stack, v)
 		}
 		l = l.skipSpaces()
 		if l.text == "" {
@@ -395,6 +396,7 @@ func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
 		}
 		switch l.text[0] {
 		case closer:
+			node.Content = p.content(base)
 			return node, l.advance(1), true
 		case ',':
 			// "[1,2]": the comma ends the entry, space or not.
