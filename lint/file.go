@@ -41,6 +41,21 @@ func (fl *fileLint) add(sev Severity, rule string, line, col int, format string,
 // file is decoded into the same memory.
 type worker struct {
 	dec record.Decoder
+	buf []byte // the last file read, when the view reads into the caller's memory
+}
+
+// readFile reads a file of view, into the worker's buffer when the view
+// can: the file before it is no longer used.
+func (w *worker) readFile(view record.View, path string) ([]byte, error) {
+	r, ok := view.(record.IntoReader)
+	if !ok {
+		return view.ReadFile(path)
+	}
+	b, err := r.ReadFileInto(path, w.buf)
+	if err == nil {
+		w.buf = b[:0] // for the next file: its memory, or larger
+	}
+	return b, err
 }
 
 // lintFile lints one entry. Its findings and facts keep nothing of the
@@ -52,13 +67,13 @@ func (w *worker) lintFile(e record.Entry, idx *index, opts Options) fileResult {
 		// Not a record, but committed all the same: no secrets there
 		// either. Staging is machine-local and never committed.
 		if e.Mode == record.ModeRegular && loc.Area != record.AreaStaging && loc.Area != record.AreaRecord {
-			if content, ok := fl.read(idx.view, opts); ok {
+			if content, ok := fl.read(w, idx.view, opts); ok {
 				fl.credentials(content)
 			}
 		}
 		return fileResult{findings: fl.out}
 	}
-	content, ok := fl.read(idx.view, opts)
+	content, ok := fl.read(w, idx.view, opts)
 	if !ok {
 		return fileResult{findings: fl.out}
 	}
@@ -130,12 +145,12 @@ func leavesYoi(p, target string) bool {
 	return joined == ".." || strings.HasPrefix(joined, "../")
 }
 
-func (fl *fileLint) read(view record.View, opts Options) ([]byte, bool) {
+func (fl *fileLint) read(w *worker, view record.View, opts Options) ([]byte, bool) {
 	if opts.MaxFileBytes > 0 && fl.entry.Size > opts.MaxFileBytes {
 		fl.tooLarge(fl.entry.Size, opts)
 		return nil, false
 	}
-	content, err := view.ReadFile(fl.entry.Path)
+	content, err := w.readFile(view, fl.entry.Path)
 	var tl *record.TooLargeError
 	switch {
 	case errors.As(err, &tl):
