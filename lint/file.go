@@ -28,8 +28,9 @@ type fileResult struct {
 }
 
 type fileLint struct {
-	entry record.Entry
-	out   []Finding
+	entry   record.Entry
+	out     []Finding
+	scratch []byte // for the scans of values as YAML reads them
 }
 
 func (fl *fileLint) add(sev Severity, rule string, line, col int, format string, args ...any) {
@@ -42,6 +43,7 @@ func (fl *fileLint) add(sev Severity, rule string, line, col int, format string,
 type worker struct {
 	dec record.Decoder
 	buf []byte // the last file read, when the view reads into the caller's memory
+	fl  fileLint
 }
 
 // readFile reads a file of view, into the worker's buffer when the view
@@ -61,7 +63,8 @@ func (w *worker) readFile(view record.View, path string) ([]byte, error) {
 // lintFile lints one entry. Its findings and facts keep nothing of the
 // decoded record, whose memory the next file reuses.
 func (w *worker) lintFile(e record.Entry, idx *index, opts Options) fileResult {
-	fl := &fileLint{entry: e}
+	fl := &w.fl
+	*fl = fileLint{entry: e, scratch: fl.scratch[:0]} // the findings are the result's
 	loc := record.Classify(e.Path)
 	if !fl.pathOK(e, loc) {
 		// Not a record, but committed all the same: no secrets there
@@ -151,21 +154,29 @@ func (fl *fileLint) read(w *worker, view record.View, opts Options) ([]byte, boo
 		return nil, false
 	}
 	content, err := w.readFile(view, fl.entry.Path)
+	if err != nil {
+		fl.readError(err, opts)
+		return nil, false
+	}
+	if opts.MaxFileBytes > 0 && int64(len(content)) > opts.MaxFileBytes {
+		fl.tooLarge(int64(len(content)), opts)
+		return nil, false
+	}
+	return content, true
+}
+
+// readError reports a file that could not be read. (Apart from read: the
+// target errors.As needs would escape, an allocation for every file.)
+func (fl *fileLint) readError(err error, opts Options) {
 	var tl *record.TooLargeError
 	switch {
 	case errors.As(err, &tl):
 		// The listing did not know the size (a staged blob) or the file
 		// grew since: the read refused it and says how large it is.
 		fl.tooLarge(tl.Size, opts)
-		return nil, false
-	case err != nil:
+	default:
 		fl.add(Error, RuleReadError, 1, 1, "cannot read: %v", err)
-		return nil, false
-	case opts.MaxFileBytes > 0 && int64(len(content)) > opts.MaxFileBytes:
-		fl.tooLarge(int64(len(content)), opts)
-		return nil, false
 	}
-	return content, true
 }
 
 // tooLarge reports a file over yoimem.lint.maxFileBytes with its real size.

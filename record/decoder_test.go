@@ -147,3 +147,26 @@ func FuzzDecoder(f *testing.F) {
 		}
 	})
 }
+
+// TestDocumentKeyAt: NumKeys and KeyAt walk the top-level keys as Keys,
+// KeyPos and Get give them, with no slice to allocate.
+func TestDocumentKeyAt(t *testing.T) {
+	for _, in := range decoderInputs(t) {
+		doc, err := Parse(in.data)
+		if err != nil {
+			continue
+		}
+		keys := doc.Keys()
+		if doc.NumKeys() != len(keys) {
+			t.Fatalf("%s: NumKeys = %d, Keys has %d", in.path, doc.NumKeys(), len(keys))
+		}
+		for i, want := range keys {
+			key, k, v := doc.KeyAt(i)
+			line, col := doc.Pos(k)
+			wl, wc := doc.KeyPos(want)
+			if key != want || v != doc.Get(want) || line != wl || col != wc {
+				t.Fatalf("%s: KeyAt(%d) = %q at %d:%d, want %q at %d:%d", in.path, i, key, line, col, want, wl, wc)
+			}
+		}
+	}
+}

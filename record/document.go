@@ -323,6 +323,16 @@ func (d *Document) Keys() []string {
 	return keys
 }
 
+// NumKeys is the number of top-level frontmatter keys.
+func (d *Document) NumKeys() int { return len(d.root.Content) / 2 }
+
+// KeyAt returns the i-th top-level key in file order (0 <= i < NumKeys)
+// with its key and value nodes: Keys without a slice to allocate.
+func (d *Document) KeyAt(i int) (key string, k, v *yaml.Node) {
+	k, v = d.root.Content[2*i], d.root.Content[2*i+1]
+	return k.Value, k, v
+}
+
 // Get returns the value node of a top-level key, or nil.
 func (d *Document) Get(key string) *yaml.Node {
 	if i := d.index(key); i >= 0 {

@@ -61,7 +61,8 @@ func (p *fastParser) plainLines(v *yaml.Node, rest fline, parentIndent int) (*ya
 	if v.LineComment != "" {
 		return v, true
 	}
-	var b []byte
+	b := p.scratch[:0]
+	defer func() { p.scratch = b[:0] }()
 	for {
 		j := p.peek()
 		if j == len(p.lines) {
@@ -77,7 +78,7 @@ func (p *fastParser) plainLines(v *yaml.Node, rest fline, parentIndent int) (*ya
 		if !ok {
 			return nil, false
 		}
-		if b == nil {
+		if len(b) == 0 {
 			b = append(b, v.Value...)
 		}
 		if j == p.i {
@@ -95,8 +96,8 @@ func (p *fastParser) plainLines(v *yaml.Node, rest fline, parentIndent int) (*ya
 			break // a comment ends a plain scalar
 		}
 	}
-	if b != nil {
-		v.Value = string(b)
+	if len(b) > 0 {
+		v.Value = p.arena.str(b)
 		v.Tag = resolveTag(v.Value)
 	}
 	return v, true
@@ -174,7 +175,8 @@ func (p *fastParser) quoted(l fline, parentIndent int) (*yaml.Node, fline, bool)
 		style = yaml.SingleQuotedStyle
 	}
 	cur, i := l, 1
-	var b []byte
+	b := p.scratch[:0]
+	defer func() { p.scratch = b[:0] }()
 	simple := true // the value is still cur.text[1:i]
 	solid := 0     // len(b) up to the last byte that is not folding white space
 	for {
@@ -204,9 +206,9 @@ func (p *fastParser) quoted(l fline, parentIndent int) (*yaml.Node, fline, bool)
 			solid = len(b)
 			i += 2
 		case c == q:
-			value := string(b)
-			if simple {
-				value = cur.text[1:i]
+			value := cur.text[1:i]
+			if !simple {
+				value = p.arena.str(b)
 			}
 			node := p.node(yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: value, Line: l.line, Column: l.col})
 			return node, cur.advance(i + 1), true

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -101,6 +102,8 @@ type fastParser struct {
 	slab    []yaml.Node
 	stack   []*yaml.Node // children of the collections being read
 	lines   []fline
+	scratch []byte   // a value being built (quoted, folded, over lines)
+	block   []string // a block scalar's lines
 	i       int
 	openEnd bool // the last line has no line break
 }
@@ -129,14 +132,15 @@ func (p *fastParser) content(base int) []*yaml.Node {
 	return out
 }
 
-// nodeArena is the node memory of a Decoder: the slabs and Content
-// slices it handed out for one file are handed out again for the next.
-// A nil arena allocates anew each time.
+// nodeArena is the node memory of a Decoder: the slabs, Content slices
+// and built strings it handed out for one file are handed out again for
+// the next. A nil arena allocates anew each time.
 type nodeArena struct {
 	slabs   [][]yaml.Node
 	next    int // slabs[next:] are free
 	ptrBuf  []*yaml.Node
 	ptrUsed int
+	text    []byte // the bytes of built strings
 }
 
 const slabNodes = 16
@@ -145,7 +149,7 @@ const slabNodes = 16
 // before must no longer be used.
 func (a *nodeArena) reset() {
 	if a != nil {
-		a.next, a.ptrUsed = 0, 0
+		a.next, a.ptrUsed, a.text = 0, 0, a.text[:0]
 	}
 }
 
@@ -159,6 +163,24 @@ func (a *nodeArena) slab() []yaml.Node {
 	s := a.slabs[a.next][:0]
 	a.next++
 	return s
+}
+
+// str returns b as a string: a copy in the arena's memory, which the
+// next reset hands out again.
+func (a *nodeArena) str(b []byte) string {
+	if a == nil {
+		return string(b)
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(a.text)-len(a.text) < len(b) {
+		// Strings already given keep the old memory; the arena the new.
+		a.text = make([]byte, 0, max(4096, 2*cap(a.text), len(b)))
+	}
+	start := len(a.text)
+	a.text = append(a.text, b...)
+	return unsafe.String(&a.text[start], len(b))
 }
 
 // ptrs returns a slice of n pointers whose capacity is n, so that an
