@@ -54,6 +54,9 @@ func decoderInputs(t *testing.T) []decoderInput {
 	for _, c := range fallbackShapes {
 		fm = append(fm, c.in)
 	}
+	// Values a Decoder builds in its arena: quotes closed at the start of
+	// a line, folded and plain scalars over lines.
+	fm = append(fm, "a: '\n '\n", "a: \"x\n  \"\n", "a: 'it''s\n  here'\n", "a: >\n  x\n\n  y\n", "a: |-\n  x\n  y\n", "a: x\n  y\n\n  z\n")
 	for i, s := range fm {
 		out = append(out, decoderInput{fmt.Sprintf("knowledge/sample-%d.md", i), []byte("---\n" + s + "---\nbody\n")})
 	}
@@ -138,6 +141,9 @@ func FuzzDecoder(f *testing.F) {
 	f.Add([]byte("k: [a, b]\nsources:\n  - session_id: s\n    at: 2026-01-01T00:00:00Z\n"), []byte("a: 1\n"))
 	for _, s := range fastSamples {
 		f.Add([]byte(s), []byte("description: x\n"))
+	}
+	for _, c := range append(append([]struct{ name, in string }{}, fastShapes...), fallbackShapes...) {
+		f.Add([]byte(c.in), []byte("a: '\n '"))
 	}
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		var d Decoder

@@ -206,8 +206,10 @@ func (p *fastParser) quoted(l fline, parentIndent int) (*yaml.Node, fline, bool)
 			solid = len(b)
 			i += 2
 		case c == q:
-			value := cur.text[1:i]
-			if !simple {
+			var value string
+			if simple {
+				value = cur.text[1:i]
+			} else {
 				value = p.arena.str(b)
 			}
 			node := p.node(yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: value, Line: l.line, Column: l.col})
