@@ -298,7 +298,7 @@ func unescape(b []byte, s string) ([]byte, int, bool) {
 	if width == 0 || len(s) < 1+width {
 		return b, 0, false
 	}
-	var r rune
+	var r uint32 // eight hex digits overflow a rune: the library's value is unsigned
 	for _, c := range []byte(s[1 : 1+width]) {
 		var v byte
 		switch {
@@ -311,12 +311,12 @@ func unescape(b []byte, s string) ([]byte, int, bool) {
 		default:
 			return b, 0, false
 		}
-		r = r<<4 | rune(v)
+		r = r<<4 | uint32(v)
 	}
 	if r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
 		return b, 0, false
 	}
-	return utf8.AppendRune(b, r), 1 + width, true
+	return utf8.AppendRune(b, rune(r)), 1 + width, true
 }
 
 // simpleEscape maps the one-character escapes of double-quoted YAML
