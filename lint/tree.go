@@ -32,10 +32,13 @@ func (x *index) isRecord(slug string) bool {
 // still checked against the whole snapshot; the cost then follows the
 // number of selected files.
 func Tree(snap record.Snapshot, opts Options, only func(path string) bool) Report {
-	var targets []record.Entry
-	for _, e := range snap.Entries {
-		if only == nil || only(e.Path) {
-			targets = append(targets, e)
+	targets := snap.Entries // read, never changed: no copy of the listing
+	if only != nil {
+		targets = nil
+		for _, e := range snap.Entries {
+			if only(e.Path) {
+				targets = append(targets, e)
+			}
 		}
 	}
 	rep := lintTargets(snap, targets, opts)
