@@ -9,8 +9,9 @@ import (
 
 // readNoFollow reads a file; off unix there is no O_NOFOLLOW, so the
 // listing's symlink check is the guard. A file over maxRead (when > 0) is
-// refused with a *record.TooLargeError holding its real size.
-func readNoFollow(path string, _, maxRead int64) ([]byte, error) {
+// refused with a *record.TooLargeError holding its real size. It reads
+// into new memory whatever buf is.
+func readNoFollow(path string, _, maxRead int64, _ []byte) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

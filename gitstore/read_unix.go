@@ -13,8 +13,9 @@ import (
 // registration and stat cost more than the read for small records, and
 // lint reads 10,000 of them. size is the listed size (-1: unknown). A file
 // over maxRead (when > 0) is not read: the error is a
-// *record.TooLargeError with its real size.
-func readNoFollow(path string, size, maxRead int64) ([]byte, error) {
+// *record.TooLargeError with its real size. The file is read into buf's
+// memory when it fits there (nil: a new buffer).
+func readNoFollow(path string, size, maxRead int64, buf []byte) ([]byte, error) {
 	fd, err := openNoFollow(path)
 	if err != nil {
 		return nil, err
@@ -33,7 +34,10 @@ func readNoFollow(path string, size, maxRead int64) ([]byte, error) {
 	if maxRead > 0 && want > maxRead+1 {
 		want = maxRead + 1
 	}
-	buf := make([]byte, 0, want)
+	if int64(cap(buf)) < want {
+		buf = make([]byte, 0, want)
+	}
+	buf = buf[:0]
 	for {
 		end := cap(buf)
 		if maxRead > 0 && int64(end) > maxRead+1 {

@@ -83,16 +83,17 @@ func worktreeSnapshot(readDir readDirFunc, root string, maxRead int64, dirs ...s
 	}
 	snap.Sort()
 	snap.Owned = true // readNoFollow reads into a new buffer every time
-	snap.Read = func(rel string) ([]byte, error) {
+	snap.ReadInto = func(rel string, buf []byte) ([]byte, error) {
 		// Only what the listing holds as a regular file is read: no path
 		// the walk did not see, no FIFO, no link.
 		e, ok := snap.Lookup(rel)
 		if !ok || e.Mode != record.ModeRegular {
 			return nil, fmt.Errorf("read %s: %w", rel, record.ErrNotExist)
 		}
-		b, err := readNoFollow(filepath.Join(dir, filepath.FromSlash(rel)), e.Size, maxRead)
+		b, err := readNoFollow(filepath.Join(dir, filepath.FromSlash(rel)), e.Size, maxRead, buf)
 		return b, withPath(err, rel)
 	}
+	snap.Read = func(rel string) ([]byte, error) { return snap.ReadInto(rel, nil) }
 	return snap, nil
 }
 

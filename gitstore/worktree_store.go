@@ -122,7 +122,7 @@ func (s *WorktreeStore) Delete(rel string, prev string) error {
 // version prev: written by a program that takes no lock (an editor) since
 // the tool read it. A file now over the size limit is another version.
 func (s *WorktreeStore) check(p, rel, prev string) error {
-	b, err := readNoFollow(p, -1, s.MaxRead)
+	b, err := readNoFollow(p, -1, s.MaxRead, nil)
 	var tl *record.TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

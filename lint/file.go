@@ -28,32 +28,59 @@ type fileResult struct {
 }
 
 type fileLint struct {
-	entry record.Entry
-	out   []Finding
+	entry   record.Entry
+	out     []Finding
+	scratch []byte // for the scans of values as YAML reads them
 }
 
 func (fl *fileLint) add(sev Severity, rule string, line, col int, format string, args ...any) {
 	fl.out = append(fl.out, Finding{Path: fl.entry.Path, Line: line, Col: col, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)})
 }
 
-func lintFile(e record.Entry, idx *index, opts Options) fileResult {
-	fl := &fileLint{entry: e}
+// worker is what one linting goroutine reuses from file to file: a file's
+// record is dropped once its findings and facts are taken, so the next
+// file is decoded into the same memory.
+type worker struct {
+	dec record.Decoder
+	buf []byte // the last file read, when the view reads into the caller's memory
+	fl  fileLint
+}
+
+// readFile reads a file of view, into the worker's buffer when the view
+// can: the file before it is no longer used.
+func (w *worker) readFile(view record.View, path string) ([]byte, error) {
+	r, ok := view.(record.IntoReader)
+	if !ok {
+		return view.ReadFile(path)
+	}
+	b, err := r.ReadFileInto(path, w.buf)
+	if err == nil {
+		w.buf = b[:0] // for the next file: its memory, or larger
+	}
+	return b, err
+}
+
+// lintFile lints one entry. Its findings and facts keep nothing of the
+// decoded record, whose memory the next file reuses.
+func (w *worker) lintFile(e record.Entry, idx *index, opts Options) fileResult {
+	fl := &w.fl
+	*fl = fileLint{entry: e, scratch: fl.scratch[:0]} // the findings are the result's
 	loc := record.Classify(e.Path)
 	if !fl.pathOK(e, loc) {
 		// Not a record, but committed all the same: no secrets there
 		// either. Staging is machine-local and never committed.
 		if e.Mode == record.ModeRegular && loc.Area != record.AreaStaging && loc.Area != record.AreaRecord {
-			if content, ok := fl.read(idx.view, opts); ok {
+			if content, ok := fl.read(w, idx.view, opts); ok {
 				fl.credentials(content)
 			}
 		}
 		return fileResult{findings: fl.out}
 	}
-	content, ok := fl.read(idx.view, opts)
+	content, ok := fl.read(w, idx.view, opts)
 	if !ok {
 		return fileResult{findings: fl.out}
 	}
-	rec, fieldErrs, err := record.Decode(e.Path, content)
+	rec, fieldErrs, err := w.dec.Decode(e.Path, content)
 	if err != nil {
 		var pe *record.ParseError
 		if errors.As(err, &pe) {
@@ -70,7 +97,8 @@ func lintFile(e record.Entry, idx *index, opts Options) fileResult {
 	fl.content(rec, content, idx, opts)
 	var f *facts
 	if rec.Kind == record.KindDecision {
-		f = &facts{path: e.Path, slug: rec.Slug, replacedBy: rec.ReplacedBy}
+		// The slug comes from the path; replaced_by from the content.
+		f = &facts{path: e.Path, slug: rec.Slug, replacedBy: strings.Clone(rec.ReplacedBy)}
 		if rec.ReplacedBy != "" {
 			f.rbLine, f.rbCol = rec.Doc.KeyPos(record.KeyReplacedBy)
 		}
@@ -120,27 +148,35 @@ func leavesYoi(p, target string) bool {
 	return joined == ".." || strings.HasPrefix(joined, "../")
 }
 
-func (fl *fileLint) read(view record.View, opts Options) ([]byte, bool) {
+func (fl *fileLint) read(w *worker, view record.View, opts Options) ([]byte, bool) {
 	if opts.MaxFileBytes > 0 && fl.entry.Size > opts.MaxFileBytes {
 		fl.tooLarge(fl.entry.Size, opts)
 		return nil, false
 	}
-	content, err := view.ReadFile(fl.entry.Path)
+	content, err := w.readFile(view, fl.entry.Path)
+	if err != nil {
+		fl.readError(err, opts)
+		return nil, false
+	}
+	if opts.MaxFileBytes > 0 && int64(len(content)) > opts.MaxFileBytes {
+		fl.tooLarge(int64(len(content)), opts)
+		return nil, false
+	}
+	return content, true
+}
+
+// readError reports a file that could not be read. (Apart from read: the
+// target errors.As needs would escape, an allocation for every file.)
+func (fl *fileLint) readError(err error, opts Options) {
 	var tl *record.TooLargeError
 	switch {
 	case errors.As(err, &tl):
 		// The listing did not know the size (a staged blob) or the file
 		// grew since: the read refused it and says how large it is.
 		fl.tooLarge(tl.Size, opts)
-		return nil, false
-	case err != nil:
+	default:
 		fl.add(Error, RuleReadError, 1, 1, "cannot read: %v", err)
-		return nil, false
-	case opts.MaxFileBytes > 0 && int64(len(content)) > opts.MaxFileBytes:
-		fl.tooLarge(int64(len(content)), opts)
-		return nil, false
 	}
-	return content, true
 }
 
 // tooLarge reports a file over yoimem.lint.maxFileBytes with its real size.

@@ -22,7 +22,7 @@ type Options struct {
 	ProtectFrequency    float64
 	// Usage says what usage metrics know of a parsed record (its path and
 	// created_at). Nil, or unknown usage, is neutral: no importance-based
-	// warning.
+	// warning. The record is valid only during the call.
 	Usage func(rec *record.Record) Usage
 	// Workers bounds parallel parsing; 0 means GOMAXPROCS.
 	Workers int

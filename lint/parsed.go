@@ -23,18 +23,21 @@ func (fl *fileLint) parsedCredentials(rec *record.Record) {
 			raw[f.Line] = true
 		}
 	}
-	keys := rec.Doc.Keys()
-	for i, key := range keys {
-		first, _ := rec.Doc.KeyPos(key)
-		last := rec.Doc.BodyLine() - 2 // the closing --- is BodyLine-1
-		if i+1 < len(keys) {
-			next, _ := rec.Doc.KeyPos(keys[i+1])
+	doc := rec.Doc
+	end := doc.BodyLine() - 2 // the closing --- is BodyLine-1
+	for i, n := 0, doc.NumKeys(); i < n; i++ {
+		key, k, v := doc.KeyAt(i)
+		first, _ := doc.Pos(k)
+		last := end
+		if i+1 < n {
+			_, nk, _ := doc.KeyAt(i + 1)
+			next, _ := doc.Pos(nk)
 			last = next - 1
 		}
 		if reportedIn(raw, first, last) {
 			continue
 		}
-		fl.yamlValues(rec.Doc, key, rec.Doc.Get(key), first)
+		fl.yamlValues(doc, key, v, first)
 	}
 	fl.markdownBody(rec, raw)
 }
@@ -59,8 +62,8 @@ func (fl *fileLint) yamlValues(doc *record.Document, key string, n *yaml.Node, l
 		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && !strings.Contains(n.Value, "\n") {
 			return // plain one-line values read as they are written
 		}
-		text := []byte(key + ": " + n.Value)
-		if ms := secrets.Find(text); len(ms) > 0 {
+		fl.scratch = append(append(append(fl.scratch[:0], key...), ": "...), n.Value...)
+		if ms := secrets.Find(fl.scratch); len(ms) > 0 {
 			l, c := doc.Pos(n)
 			fl.add(Error, RuleCredential, l, c, "%s once the YAML value of %s is read (it is split or escaped in the file); memory is committed and pushed, so remove it (and rotate it if it was real)", looksLike(ms[0].Kind), key)
 		}

@@ -32,10 +32,13 @@ func (x *index) isRecord(slug string) bool {
 // still checked against the whole snapshot; the cost then follows the
 // number of selected files.
 func Tree(snap record.Snapshot, opts Options, only func(path string) bool) Report {
-	var targets []record.Entry
-	for _, e := range snap.Entries {
-		if only == nil || only(e.Path) {
-			targets = append(targets, e)
+	targets := snap.Entries // read, never changed: no copy of the listing
+	if only != nil {
+		targets = nil
+		for _, e := range snap.Entries {
+			if only(e.Path) {
+				targets = append(targets, e)
+			}
 		}
 	}
 	rep := lintTargets(snap, targets, opts)
@@ -87,8 +90,9 @@ func lintEntries(targets []record.Entry, idx *index, opts Options) []fileResult 
 		workers = len(targets)
 	}
 	if workers <= 1 {
+		var w worker
 		for i, e := range targets {
-			results[i] = lintFile(e, idx, opts)
+			results[i] = w.lintFile(e, idx, opts)
 		}
 		return results
 	}
@@ -100,12 +104,13 @@ func lintEntries(targets []record.Entry, idx *index, opts Options) []fileResult 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var w worker
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(targets) {
 					return
 				}
-				results[i] = lintFile(targets[i], idx, opts)
+				results[i] = w.lintFile(targets[i], idx, opts)
 			}
 		}()
 	}

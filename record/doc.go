@@ -15,6 +15,9 @@
 // without the YAML library, which dominated lint time, and gives the
 // library's node tree, comments and positions included; any other shape
 // goes to the library. FuzzFastYAML and FuzzFastParse hold the two equal.
+// A Decoder decodes file after file into the same memory, for readers that
+// drop each record before the next (lint); FuzzDecoder holds it equal to
+// Decode.
 //
 // The package is a leaf: it reads from values and never touches the
 // filesystem, git or the clock.

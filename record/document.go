@@ -59,25 +59,31 @@ func Parse(content []byte) (*Document, error) {
 // leaves every frontmatter to the YAML library, which is how tests compare
 // the two paths.
 func parseWith(content []byte, fast func([]byte) (*yaml.Node, bool)) (*Document, error) {
-	if err := checkEncoding(content); err != nil {
-		return nil, err
-	}
-	header, data, err := splitFrontmatter(content)
-	if err != nil {
-		return nil, err
-	}
-	closing := lastLineStart(header)
-	d := &Document{raw: content, bodyStart: len(header), nl: detectNewline(content)}
-	d.dataEnd = closing
-	d.dataStart = closing - len(data)
-	if d.dataStart < 0 || !bytes.Equal(content[d.dataStart:d.dataEnd], data) {
-		return nil, &ParseError{Rule: RuleFrontmatter, Line: 1, Col: 1, Msg: "frontmatter could not be located"}
-	}
-	d.firstLine = bytes.Count(content[:d.dataStart], []byte("\n")) + 1
-	if err := d.parseYAML(data, fast); err != nil {
+	d := new(Document)
+	if err := d.parse(content, fast); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// parse fills d (a zero Document) from content.
+func (d *Document) parse(content []byte, fast func([]byte) (*yaml.Node, bool)) error {
+	if err := checkEncoding(content); err != nil {
+		return err
+	}
+	header, data, err := splitFrontmatter(content)
+	if err != nil {
+		return err
+	}
+	closing := lastLineStart(header)
+	*d = Document{raw: content, bodyStart: len(header), nl: detectNewline(content)}
+	d.dataEnd = closing
+	d.dataStart = closing - len(data)
+	if d.dataStart < 0 || !bytes.Equal(content[d.dataStart:d.dataEnd], data) {
+		return &ParseError{Rule: RuleFrontmatter, Line: 1, Col: 1, Msg: "frontmatter could not be located"}
+	}
+	d.firstLine = bytes.Count(content[:d.dataStart], []byte("\n")) + 1
+	return d.parseYAML(data, fast)
 }
 
 // splitFrontmatter returns the header (everything up to and including the
@@ -315,6 +321,16 @@ func (d *Document) Keys() []string {
 		keys = append(keys, d.root.Content[i].Value)
 	}
 	return keys
+}
+
+// NumKeys is the number of top-level frontmatter keys.
+func (d *Document) NumKeys() int { return len(d.root.Content) / 2 }
+
+// KeyAt returns the i-th top-level key in file order (0 <= i < NumKeys)
+// with its key and value nodes: Keys without a slice to allocate.
+func (d *Document) KeyAt(i int) (key string, k, v *yaml.Node) {
+	k, v = d.root.Content[2*i], d.root.Content[2*i+1]
+	return k.Value, k, v
 }
 
 // Get returns the value node of a top-level key, or nil.

@@ -25,7 +25,8 @@ func (p *fastParser) blockScalar(h fline, indent int) (*yaml.Node, bool) {
 	}
 	p.i++
 	n := -1 // the block's indentation, set by its first non-empty line
-	var lines []string
+	lines := p.block[:0]
+	defer func() { p.block = lines[:0] }()
 	end := p.i
 	for ; end < len(p.lines); end++ {
 		t := p.lines[end].text
@@ -65,31 +66,31 @@ func (p *fastParser) blockScalar(h fline, indent int) (*yaml.Node, bool) {
 		content--
 	}
 	p.i = end
-	value := joinBlock(lines[:content], style == yaml.FoldedStyle)
+	b := joinBlock(p.scratch[:0], lines[:content], style == yaml.FoldedStyle)
 	if !strip && (end < len(p.lines) || !p.openEnd || content < len(lines)) {
-		value += "\n" // clip keeps the last line's break, if it has one
+		b = append(b, '\n') // clip keeps the last line's break, if it has one
 	}
-	return p.node(yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: value, Line: h.line, Column: h.col}), true
+	p.scratch = b[:0]
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: p.arena.str(b), Line: h.line, Column: h.col}), true
 }
 
-// joinBlock joins a block scalar's lines (without their indentation): a
-// literal keeps every break; a folded scalar turns the break between two
-// lines into a space, or drops it when empty lines follow it, whose
-// breaks it keeps.
-func joinBlock(lines []string, folded bool) string {
-	var b strings.Builder
+// joinBlock appends a block scalar's lines (without their indentation) to
+// b, joined: a literal keeps every break; a folded scalar turns the break
+// between two lines into a space, or drops it when empty lines follow it,
+// whose breaks it keeps.
+func joinBlock(b []byte, lines []string, folded bool) []byte {
 	seen := false // a non-empty line came before
 	for i, l := range lines {
 		if i > 0 {
 			switch {
 			case !folded, l == "", !seen:
-				b.WriteByte('\n')
+				b = append(b, '\n')
 			case lines[i-1] != "":
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
 		}
 		seen = seen || l != ""
-		b.WriteString(l)
+		b = append(b, l...)
 	}
-	return b.String()
+	return b
 }

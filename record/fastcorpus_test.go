@@ -96,7 +96,7 @@ var (
 // written as w; or, when it takes each entry alone, where the comment
 // lines stand.
 func refusedShape(fm string) string {
-	if crlfComment([]byte(fm), splitLines(fm)) {
+	if crlfComment([]byte(fm), splitLines(nil, fm)) {
 		return crlfCommentShape
 	}
 	var entries []string

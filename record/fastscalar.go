@@ -61,7 +61,8 @@ func (p *fastParser) plainLines(v *yaml.Node, rest fline, parentIndent int) (*ya
 	if v.LineComment != "" {
 		return v, true
 	}
-	var b []byte
+	b := p.scratch[:0]
+	defer func() { p.scratch = b[:0] }()
 	for {
 		j := p.peek()
 		if j == len(p.lines) {
@@ -77,7 +78,7 @@ func (p *fastParser) plainLines(v *yaml.Node, rest fline, parentIndent int) (*ya
 		if !ok {
 			return nil, false
 		}
-		if b == nil {
+		if len(b) == 0 {
 			b = append(b, v.Value...)
 		}
 		if j == p.i {
@@ -95,8 +96,8 @@ func (p *fastParser) plainLines(v *yaml.Node, rest fline, parentIndent int) (*ya
 			break // a comment ends a plain scalar
 		}
 	}
-	if b != nil {
-		v.Value = string(b)
+	if len(b) > 0 {
+		v.Value = p.arena.str(b)
 		v.Tag = resolveTag(v.Value)
 	}
 	return v, true
@@ -174,7 +175,8 @@ func (p *fastParser) quoted(l fline, parentIndent int) (*yaml.Node, fline, bool)
 		style = yaml.SingleQuotedStyle
 	}
 	cur, i := l, 1
-	var b []byte
+	b := p.scratch[:0]
+	defer func() { p.scratch = b[:0] }()
 	simple := true // the value is still cur.text[1:i]
 	solid := 0     // len(b) up to the last byte that is not folding white space
 	for {
@@ -204,9 +206,11 @@ func (p *fastParser) quoted(l fline, parentIndent int) (*yaml.Node, fline, bool)
 			solid = len(b)
 			i += 2
 		case c == q:
-			value := string(b)
+			var value string
 			if simple {
 				value = cur.text[1:i]
+			} else {
+				value = p.arena.str(b)
 			}
 			node := p.node(yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: value, Line: l.line, Column: l.col})
 			return node, cur.advance(i + 1), true
@@ -294,7 +298,7 @@ func unescape(b []byte, s string) ([]byte, int, bool) {
 	if width == 0 || len(s) < 1+width {
 		return b, 0, false
 	}
-	var r rune
+	var r uint32 // eight hex digits overflow a rune: the library's value is unsigned
 	for _, c := range []byte(s[1 : 1+width]) {
 		var v byte
 		switch {
@@ -307,12 +311,12 @@ func unescape(b []byte, s string) ([]byte, int, bool) {
 		default:
 			return b, 0, false
 		}
-		r = r<<4 | rune(v)
+		r = r<<4 | uint32(v)
 	}
 	if r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
 		return b, 0, false
 	}
-	return utf8.AppendRune(b, r), 1 + width, true
+	return utf8.AppendRune(b, rune(r)), 1 + width, true
 }
 
 // simpleEscape maps the one-character escapes of double-quoted YAML
@@ -362,6 +366,7 @@ func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
 	if l.text != "" && l.text[0] == closer {
 		return node, l.advance(1), true
 	}
+	base := len(p.stack)
 	for {
 		var ok bool
 		if mapping {
@@ -369,8 +374,8 @@ func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
 			if k, l, ok = p.fastValue(l, true); !ok || k.Kind != yaml.ScalarNode || k.Style != 0 || len(k.Value) > 128 || l.text == "" || l.text[0] != ':' {
 				return nil, l, false
 			}
-			for i := 0; i < len(node.Content); i += 2 {
-				if node.Content[i].Value == k.Value {
+			for i := base; i < len(p.stack); i += 2 {
+				if p.stack[i].Value == k.Value {
 					return nil, l, false // a duplicate key: the library's
 				}
 			}
@@ -381,13 +386,13 @@ func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
 			if v, l, ok = p.fastValue(l.skipSpaces(), true); !ok {
 				return nil, l, false
 			}
-			node.Content = append(node.Content, k, v)
+			p.stack = append(p.stack, k, v)
 		} else {
 			var v *yaml.Node
 			if v, l, ok = p.fastValue(l, true); !ok {
 				return nil, l, false
 			}
-			node.Content = append(node.Content, v)
+			p.stack = append(p.stack, v)
 		}
 		l = l.skipSpaces()
 		if l.text == "" {
@@ -395,6 +400,7 @@ func (p *fastParser) fastFlow(l fline, mapping bool) (*yaml.Node, fline, bool) {
 		}
 		switch l.text[0] {
 		case closer:
+			node.Content = p.content(base)
 			return node, l.advance(1), true
 		case ',':
 			// "[1,2]": the comma ends the entry, space or not.

@@ -66,6 +66,8 @@ var fastShapes = []struct{ name, in string }{
 // fallbackShapes are left to the YAML library: the fast path must refuse
 // them rather than guess.
 var fallbackShapes = []struct{ name, in string }{
+	{"escape past the rune range", "description: \"\\U80000000\"\n"},
+	{"escape past Unicode", "description: \"\\UFFFFFFFF\"\n"},
 	{"anchor", "a: &x v\nb: w\n"},
 	{"alias", "a: v\nb: *x\n"},
 	{"tag", "a: !!str 1\n"},

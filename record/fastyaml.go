@@ -2,8 +2,10 @@ package record
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -23,10 +25,21 @@ import (
 // the tree — comments and positions included — equals the library's
 // (FuzzFastYAML, TestBenchCorpusFallbacks).
 func fastParse(data []byte) (root *yaml.Node, ok bool) {
+	var p fastParser
+	return p.parse(data, string(data))
+}
+
+// parse is fastParse with the parser's memory (its arena, lines and
+// stack) kept for the next call; text is data as a string, which the
+// tree's strings share.
+func (p *fastParser) parse(data []byte, text string) (root *yaml.Node, ok bool) {
 	if !printable(data) {
 		return nil, false
 	}
-	p := &fastParser{lines: splitLines(string(data)), openEnd: len(data) > 0 && data[len(data)-1] != '\n'}
+	p.arena.reset()
+	p.lines = splitLines(p.lines[:0], text)
+	p.stack, p.slab, p.i = p.stack[:0], nil, 0
+	p.openEnd = len(data) > 0 && data[len(data)-1] != '\n'
 	if crlfComment(data, p.lines) {
 		return nil, false
 	}
@@ -82,20 +95,108 @@ func printable(data []byte) bool {
 
 // fastParser reads lines in order; i is the first line not yet read. It
 // hands out nodes from slabs: one allocation for many nodes keeps the
-// garbage of linting 10,000 files small.
+// garbage of linting 10,000 files small, and none at all when an arena
+// (a Decoder's) gives its slabs again for every file.
 type fastParser struct {
+	arena   *nodeArena // nil: new slabs for every parse
 	slab    []yaml.Node
+	stack   []*yaml.Node // children of the collections being read
 	lines   []fline
+	scratch []byte   // a value being built (quoted, folded, over lines)
+	block   []string // a block scalar's lines
 	i       int
 	openEnd bool // the last line has no line break
 }
 
 func (p *fastParser) node(n yaml.Node) *yaml.Node {
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]yaml.Node, 0, 16)
+		p.slab = p.arena.slab()
 	}
 	p.slab = append(p.slab, n)
 	return &p.slab[len(p.slab)-1]
+}
+
+// content ends a collection whose children were pushed on the stack from
+// base: it returns them as a Content slice (nil for none) and pops them.
+// Collections nest, so the stack holds the children of every collection
+// still open, innermost last.
+func (p *fastParser) content(base int) []*yaml.Node {
+	kids := p.stack[base:]
+	if len(kids) == 0 {
+		return nil
+	}
+	out := p.arena.ptrs(len(kids))
+	copy(out, kids)
+	clear(kids) // no stale pointers kept in the stack's spare room
+	p.stack = p.stack[:base]
+	return out
+}
+
+// nodeArena is the node memory of a Decoder: the slabs, Content slices
+// and built strings it handed out for one file are handed out again for
+// the next. A nil arena allocates anew each time.
+type nodeArena struct {
+	slabs   [][]yaml.Node
+	next    int // slabs[next:] are free
+	ptrBuf  []*yaml.Node
+	ptrUsed int
+	text    []byte // the bytes of built strings
+}
+
+const slabNodes = 16
+
+// reset makes all the arena's memory free again: the trees it built
+// before must no longer be used.
+func (a *nodeArena) reset() {
+	if a != nil {
+		a.next, a.ptrUsed, a.text = 0, 0, a.text[:0]
+	}
+}
+
+func (a *nodeArena) slab() []yaml.Node {
+	if a == nil {
+		return make([]yaml.Node, 0, slabNodes)
+	}
+	if a.next == len(a.slabs) {
+		a.slabs = append(a.slabs, make([]yaml.Node, 0, 4*slabNodes))
+	}
+	s := a.slabs[a.next][:0]
+	a.next++
+	return s
+}
+
+// str returns b as a string: a copy in the arena's memory, which the
+// next reset hands out again.
+func (a *nodeArena) str(b []byte) string {
+	if a == nil {
+		return string(b)
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(a.text)-len(a.text) < len(b) {
+		// Strings already given keep the old memory; the arena the new.
+		a.text = make([]byte, 0, max(4096, 2*cap(a.text), len(b)))
+	}
+	start := len(a.text)
+	a.text = append(a.text, b...)
+	return unsafe.String(&a.text[start], len(b))
+}
+
+// ptrs returns a slice of n pointers whose capacity is n, so that an
+// append to a Content slice (an edit) never writes over its neighbour's.
+func (a *nodeArena) ptrs(n int) []*yaml.Node {
+	if a == nil {
+		return make([]*yaml.Node, n)
+	}
+	if len(a.ptrBuf)-a.ptrUsed < n {
+		// The old buffer stays with the tree that uses it; the arena keeps
+		// the new, larger one.
+		a.ptrBuf, a.ptrUsed = make([]*yaml.Node, max(256, 2*len(a.ptrBuf), n)), 0
+	}
+	s := a.ptrBuf[a.ptrUsed : a.ptrUsed+n : a.ptrUsed+n]
+	a.ptrUsed += n
+	return s
 }
 
 type fline struct {
@@ -104,9 +205,10 @@ type fline struct {
 	col  int    // 1-based column (in characters) of text[0]
 }
 
-// splitLines cuts text into lines; they share text's memory.
-func splitLines(text string) []fline {
-	out := make([]fline, 0, strings.Count(text, "\n")+1)
+// splitLines cuts text into lines, appended to out; they share text's
+// memory.
+func splitLines(out []fline, text string) []fline {
+	out = slices.Grow(out, strings.Count(text, "\n")+1)
 	for n := 1; len(text) > 0; n++ {
 		i := strings.IndexByte(text, '\n')
 		var l string
@@ -273,43 +375,53 @@ func keyLen(s string) int {
 // the rest of a "- " item line, p.i being its line) at column indent+1.
 func (p *fastParser) mapping(first fline, indent int, head string) (*yaml.Node, bool) {
 	m := p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: first.line, Column: first.col})
-	l := first
+	base := len(p.stack)
+	if !p.entries(first, indent, head, base) {
+		return nil, false
+	}
+	m.Content = p.content(base)
+	return m, true
+}
+
+// entries reads the keys and values of a mapping onto the stack, which
+// holds the mapping's from base.
+func (p *fastParser) entries(l fline, indent int, head string, base int) bool {
 	for {
 		n := keyLen(l.text)
 		if n == 0 {
-			return nil, false
+			return false
 		}
 		k := l.text[:n]
-		for i := 0; i < len(m.Content); i += 2 {
-			if m.Content[i].Value == k {
-				return nil, false // a duplicate: the library's tree, checkTree's finding
+		for i := base; i < len(p.stack); i += 2 {
+			if p.stack[i].Value == k {
+				return false // a duplicate: the library's tree, checkTree's finding
 			}
 		}
 		key := p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: resolveTag(k), Value: k, Line: l.line, Column: l.col, HeadComment: head})
 		val, ok := p.value(l.advance(n+1), indent)
 		if !ok {
-			return nil, false
+			return false
 		}
-		m.Content = append(m.Content, key, val)
+		p.stack = append(p.stack, key, val)
 		if indent == 0 {
-			if head, ok = p.topComments(key, val, len(m.Content) == 2); !ok {
-				return nil, false
+			if head, ok = p.topComments(key, val, len(p.stack)-base == 2); !ok {
+				return false
 			}
 		}
 		j := p.peek()
 		if j == len(p.lines) {
 			p.i = j
-			return m, true
+			return true
 		}
 		next := p.lines[j]
 		switch d := indentOf(next.text); {
 		case d < indent:
-			return m, true
+			return true
 		case d == indent && !strings.HasPrefix(next.text[d:], "-") && !isComment(next.text):
 			p.i = j
 			l = next.advance(d)
 		default:
-			return nil, false
+			return false
 		}
 	}
 }
@@ -362,10 +474,20 @@ func (p *fastParser) null(at fline) *yaml.Node {
 func (p *fastParser) sequence(d int) (*yaml.Node, bool) {
 	first := p.lines[p.i]
 	seq := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: first.line, Column: first.col + d})
+	base := len(p.stack)
+	if !p.items(d) {
+		return nil, false
+	}
+	seq.Content = p.content(base)
+	return seq, true
+}
+
+// items reads the items of a sequence at indent d onto the stack.
+func (p *fastParser) items(d int) bool {
 	for {
 		l := p.lines[p.i]
 		if !strings.HasPrefix(l.text[d:], "- ") {
-			return nil, false
+			return false
 		}
 		item := l.advance(d + 2).skipSpaces()
 		var (
@@ -374,31 +496,31 @@ func (p *fastParser) sequence(d int) (*yaml.Node, bool) {
 		)
 		switch {
 		case item.text == "" || item.text[0] == '-' || item.text[0] == '|' || item.text[0] == '>':
-			return nil, false
+			return false
 		case keyLen(item.text) > 0:
 			v, ok = p.mapping(item, item.col-1, "")
 		default:
 			v, ok = p.inline(item, d)
 		}
 		if !ok {
-			return nil, false
+			return false
 		}
-		seq.Content = append(seq.Content, v)
+		p.stack = append(p.stack, v)
 		j := p.peek()
 		if j == len(p.lines) {
 			p.i = j
-			return seq, true
+			return true
 		}
 		next := p.lines[j]
 		switch nd := indentOf(next.text); {
 		case nd == d && strings.HasPrefix(next.text[nd:], "- "):
 			p.i = j
 		case nd < d || nd == d && !strings.HasPrefix(next.text[nd:], "-") && !isComment(next.text):
-			return seq, true
+			return true
 		case d == 0 && j == p.i && strings.HasPrefix(next.text, "#"):
-			return seq, true // the top-level mapping places the comment
+			return true // the top-level mapping places the comment
 		default:
-			return nil, false
+			return false
 		}
 	}
 }

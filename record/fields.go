@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -135,6 +136,9 @@ const (
 type decoder struct {
 	doc  *Document
 	errs []FieldError
+	// sourceBuf, when not nil, is memory a Decoder lends for the one list
+	// of sources a record has; sources leaves the list's memory there.
+	sourceBuf []Source
 }
 
 func (dc *decoder) fail(rule, key string, n *yaml.Node, format string, args ...any) {
@@ -204,60 +208,82 @@ func (dc *decoder) sources(key string, n *yaml.Node) ([]Source, bool) {
 		dc.fail(RuleFieldType, key, n, "%s must be a list of {session_id, range: [start, end]}, not %s", key, describe(n))
 		return nil, false
 	}
-	out := make([]Source, 0, len(n.Content))
+	var out []Source
+	if dc.sourceBuf != nil {
+		out = slices.Grow(dc.sourceBuf[:0], len(n.Content))
+		defer func() { dc.sourceBuf = out[:0] }()
+	} else {
+		out = make([]Source, 0, len(n.Content))
+	}
 	for i, item := range n.Content {
-		if s, ok := dc.source(fmt.Sprintf("%s[%d]", key, i), item); ok {
+		if s, ok := dc.source(key, i, item); ok {
 			out = append(out, s)
 		}
 	}
 	return out, true
 }
 
-func (dc *decoder) source(key string, n *yaml.Node) (Source, bool) {
+// sourceName is how messages name a source: key, or key[i] for the i-th
+// of a list (i >= 0). Only a message builds it.
+func sourceName(key string, i int) string {
+	if i < 0 {
+		return key
+	}
+	return fmt.Sprintf("%s[%d]", key, i)
+}
+
+// source reads the source under key (the i-th of its list when i >= 0).
+func (dc *decoder) source(key string, i int, n *yaml.Node) (Source, bool) {
 	if n.Kind != yaml.MappingNode {
-		dc.fail(RuleFieldType, key, n, "%s must be a mapping {session_id, range: [start, end]}, not %s", key, describe(n))
+		name := sourceName(key, i)
+		dc.fail(RuleFieldType, name, n, "%s must be a mapping {session_id, range: [start, end]}, not %s", name, describe(n))
 		return Source{}, false
 	}
 	var s Source
 	var haveID, haveRange bool
 	before := len(dc.errs)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i].Value, n.Content[i+1]
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		k, v := n.Content[j].Value, n.Content[j+1]
 		switch k {
 		case "session_id":
 			if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" || v.Value == "" {
-				dc.fail(RuleFieldType, key, v, "%s.session_id must be a non-empty string", key)
+				name := sourceName(key, i)
+				dc.fail(RuleFieldType, name, v, "%s.session_id must be a non-empty string", name)
 				continue
 			}
 			s.SessionID, haveID = v.Value, true
 		case "range":
-			s.Range, haveRange = dc.rangeValue(key+".range", v)
+			s.Range, haveRange = dc.rangeValue(key, i, v)
 		}
 	}
 	if len(dc.errs) > before {
 		return Source{}, false
 	}
 	if !haveID {
-		dc.fail(RuleRequired, key, n, "%s needs session_id", key)
+		name := sourceName(key, i)
+		dc.fail(RuleRequired, name, n, "%s needs session_id", name)
 		return Source{}, false
 	}
 	if !haveRange {
-		dc.fail(RuleRequired, key, n, "%s needs range: [start, end]", key)
+		name := sourceName(key, i)
+		dc.fail(RuleRequired, name, n, "%s needs range: [start, end]", name)
 		return Source{}, false
 	}
 	return s, true
 }
 
-func (dc *decoder) rangeValue(key string, n *yaml.Node) ([2]int, bool) {
+// rangeValue reads the range of the source under key (see source).
+func (dc *decoder) rangeValue(key string, i int, n *yaml.Node) ([2]int, bool) {
 	bad := func() ([2]int, bool) {
-		dc.fail(RuleFieldType, key, n, "%s must be [start, end] with whole numbers 0 <= start <= end", key)
+		name := sourceName(key, i) + ".range"
+		dc.fail(RuleFieldType, name, n, "%s must be [start, end] with whole numbers 0 <= start <= end", name)
 		return [2]int{}, false
 	}
 	if n.Kind != yaml.SequenceNode || len(n.Content) != 2 {
 		return bad()
 	}
 	var r [2]int
-	for i, c := range n.Content {
+	for k, c := range n.Content {
 		if c.Kind != yaml.ScalarNode || c.ShortTag() != "!!int" {
 			return bad()
 		}
@@ -265,7 +291,7 @@ func (dc *decoder) rangeValue(key string, n *yaml.Node) ([2]int, bool) {
 		if err != nil || v < 0 || v > 1<<31 {
 			return bad()
 		}
-		r[i] = int(v)
+		r[k] = int(v)
 	}
 	if r[0] > r[1] {
 		return bad()

@@ -61,8 +61,17 @@ func Decode(path string, content []byte) (*Record, []FieldError, error) {
 
 // DecodeDocument reads the typed fields of a parsed document as kind.
 func DecodeDocument(doc *Document, kind Kind) (*Record, []FieldError) {
-	dc := &decoder{doc: doc}
-	r := &Record{Kind: kind, Doc: doc, UserInvocable: true}
+	r := new(Record)
+	dc := decoder{doc: doc}
+	dc.fill(r, kind)
+	return r, dc.errs
+}
+
+// fill sets r (its memory reused: every field is set anew) to the typed
+// fields of dc's document read as kind.
+func (dc *decoder) fill(r *Record, kind Kind) {
+	doc := dc.doc
+	*r = Record{Kind: kind, Doc: doc, UserInvocable: true}
 	for _, key := range Required(kind) {
 		if key == KeyModelInvokation && doc.Get(KeyModelInvokation) == nil && doc.Get(KeyModelInvocation) != nil {
 			continue
@@ -83,12 +92,11 @@ func DecodeDocument(doc *Document, kind Kind) (*Record, []FieldError) {
 		dc.knowledge(r)
 	case KindSummary:
 		if n := doc.Get(KeyLastRewritten); !isNull(n) {
-			if s, ok := dc.source(KeyLastRewritten, n); ok {
+			if s, ok := dc.source(KeyLastRewritten, -1, n); ok {
 				r.LastRewrittenFrom = &s
 			}
 		}
 	}
-	return r, dc.errs
 }
 
 func (dc *decoder) decision(r *Record) {

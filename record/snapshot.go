@@ -54,6 +54,29 @@ type Snapshot struct {
 	// Owned says that Read returns a new buffer on every call, which the
 	// caller may change (a cold search lowers the records in place).
 	Owned bool
+	// ReadInto, when not nil, is Read into the memory of buf when the file
+	// fits in its capacity (else into new memory). The bytes it returns are
+	// the caller's, to reuse for its next read: a reader of 10,000 files
+	// that drops each one needs one buffer, not 10,000.
+	ReadInto func(path string, buf []byte) ([]byte, error)
+}
+
+// IntoReader is a View that can read a file into the caller's memory.
+// ReadFileInto writes into no memory but buf's; it returns bytes in buf's
+// memory, in new memory, or (when it cannot read into a buffer) what
+// ReadFile returns, which the caller may pass back as buf but not change.
+type IntoReader interface {
+	ReadFileInto(path string, buf []byte) ([]byte, error)
+}
+
+// ReadFileInto reads a file of the snapshot into buf's memory when it can
+// (ReadInto), else as ReadFile does; the bytes it returns are then the
+// caller's only with ReadInto (see Owned).
+func (s Snapshot) ReadFileInto(path string, buf []byte) ([]byte, error) {
+	if s.ReadInto == nil {
+		return s.ReadFile(path)
+	}
+	return s.ReadInto(path, buf)
 }
 
 // ErrNotExist is returned by Snapshot reads of paths it does not hold.
