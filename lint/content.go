@@ -83,7 +83,8 @@ func controlMask(x uint64) uint64 {
 
 // idFields reports id: and name: fields: a record's ID is its file name.
 func (fl *fileLint) idFields(rec *record.Record) {
-	for _, key := range rec.Doc.Keys() {
+	for i, n := 0, rec.Doc.NumKeys(); i < n; i++ {
+		key, _, _ := rec.Doc.KeyAt(i)
 		if k := strings.ToLower(key); k != "id" && k != "name" {
 			continue
 		}
