@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -31,12 +32,19 @@ func WorktreeSnapshot(root string, maxRead int64) (record.Snapshot, error) {
 // .yoi/ (e.g. "knowledge"): a search of knowledge need not list 10,000
 // other records. No dirs means all of .yoi/.
 func WorktreeSnapshotOf(root string, maxRead int64, dirs ...string) (record.Snapshot, error) {
-	return worktreeSnapshot((*os.File).ReadDir, root, maxRead, dirs...)
+	return worktreeSnapshot(readDirents, root, maxRead, dirs...)
 }
 
-// readDirFunc reads the next entries of an open directory; tests give
-// their own to fail or race a listing.
-type readDirFunc func(d *os.File, n int) ([]fs.DirEntry, error)
+// readDirFunc reads the next entries of an open directory, using buf
+// (whose names may alias it); io.EOF ends the directory. Tests give their
+// own to fail or race a listing.
+type readDirFunc func(d *os.File, buf []byte) ([]dirEntry, error)
+
+// dirEntry is a name read from a directory and the type it gave.
+type dirEntry struct {
+	name string
+	mode record.Mode
+}
 
 func worktreeSnapshot(readDir readDirFunc, root string, maxRead int64, dirs ...string) (record.Snapshot, error) {
 	dir := filepath.Join(root, record.Dir)
@@ -135,10 +143,6 @@ func walk(readDir readDirFunc, base, rel string, out *[]record.Entry) error {
 	return nil
 }
 
-// listBatch is how many directory entries are read, then stat'ed, at a
-// time.
-const listBatch = 256
-
 // listStatted lists an open directory and stats its regular files relative
 // to it (one path component to resolve, not the whole path). Reading the
 // directory and stat'ing what was read overlap: a helper goroutine stats
@@ -166,17 +170,10 @@ func listStatted(readDir readDirFunc, d *os.File, dirPath, rel string) ([][]reco
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); work() }()
+	buf := make([]byte, direntsBuf)
 	for {
-		des, err := readDir(d, listBatch)
-		b := make([]record.Entry, 0, len(des))
-		for _, de := range des {
-			p := de.Name()
-			if rel != "" {
-				p = rel + "/" + p
-			}
-			b = append(b, record.Entry{Path: p, Mode: modeOfType(de.Type())})
-		}
-		if len(b) > 0 {
+		des, err := readDir(d, buf)
+		if b := batchOf(rel, des); len(b) > 0 {
 			batches = append(batches, b)
 			queue <- b
 		}
@@ -209,6 +206,36 @@ func listStatted(readDir readDirFunc, d *os.File, dirPath, rel string) ([][]reco
 		batches[i] = kept
 	}
 	return batches, nil
+}
+
+// batchOf makes the entries of des, in directory rel. Their paths are
+// copied into one new array (the names may alias the read buffer): one
+// allocation per batch, not per file.
+func batchOf(rel string, des []dirEntry) []record.Entry {
+	if len(des) == 0 {
+		return nil
+	}
+	prefix := 0
+	if rel != "" {
+		prefix = len(rel) + 1
+	}
+	size := 0
+	for _, de := range des {
+		size += prefix + len(de.name)
+	}
+	arena := make([]byte, 0, size)
+	b := make([]record.Entry, 0, len(des))
+	for _, de := range des {
+		start := len(arena)
+		if rel != "" {
+			arena = append(arena, rel...)
+			arena = append(arena, '/')
+		}
+		arena = append(arena, de.name...)
+		p := arena[start:]
+		b = append(b, record.Entry{Path: unsafe.String(&p[0], len(p)), Mode: de.mode})
+	}
+	return b
 }
 
 // modeOfType is the listing's mode of a directory entry's type; regular

@@ -3,7 +3,6 @@ package gitstore
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,8 +17,8 @@ func TestWorktreeSnapshotListError(t *testing.T) {
 	y := mkdirAll(t, root, ".yoi/knowledge")
 	writeFile(t, y, "a.md", []byte("a\n"), 0o644)
 	errIO := errors.New("input/output error")
-	failing := func(d *os.File, n int) ([]fs.DirEntry, error) {
-		des, err := d.ReadDir(n)
+	failing := func(d *os.File, buf []byte) ([]dirEntry, error) {
+		des, err := readDirents(d, buf)
 		if filepath.Base(d.Name()) == "knowledge" && errors.Is(err, io.EOF) {
 			return nil, errIO // the rest of the directory could not be read
 		}
@@ -43,8 +42,8 @@ func TestWorktreeSnapshotVanished(t *testing.T) {
 	writeFile(t, y, "a.md", []byte("a\n"), 0o644)
 	writeFile(t, y, ".a.md.swp", []byte("tmp\n"), 0o644)
 	writeFile(t, y, "b.md", []byte("b\n"), 0o644)
-	racing := func(d *os.File, n int) ([]fs.DirEntry, error) {
-		des, err := d.ReadDir(n)
+	racing := func(d *os.File, buf []byte) ([]dirEntry, error) {
+		des, err := readDirents(d, buf)
 		if filepath.Base(d.Name()) == "knowledge" && len(des) > 0 {
 			if err := os.Rename(filepath.Join(y, ".a.md.swp"), filepath.Join(root, "elsewhere")); err != nil {
 				t.Error(err)
@@ -71,8 +70,8 @@ func TestWorktreeSnapshotSubdirVanished(t *testing.T) {
 	root := newWorkspace(t)
 	y := mkdirAll(t, root, ".yoi/knowledge/sub")
 	writeFile(t, filepath.Dir(y), "a.md", []byte("a\n"), 0o644)
-	removing := func(d *os.File, n int) ([]fs.DirEntry, error) {
-		des, err := d.ReadDir(n)
+	removing := func(d *os.File, buf []byte) ([]dirEntry, error) {
+		des, err := readDirents(d, buf)
 		if filepath.Base(d.Name()) == "knowledge" && len(des) > 0 {
 			if err := os.Remove(y); err != nil {
 				t.Error(err)
