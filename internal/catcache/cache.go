@@ -130,7 +130,7 @@ func (c *Cache) Prefetch(snap record.Snapshot, want func(record.Entry) bool, wor
 	}
 	var todo []record.Entry
 	for _, e := range snap.Entries {
-		if e.Mode == record.ModeRegular && want(e) && !c.serves(e) {
+		if e.Mode == record.ModeRegular && !c.serves(e) && want(e) { // serves is the cheaper test
 			todo = append(todo, e)
 		}
 	}
