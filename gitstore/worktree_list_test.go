@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -85,5 +87,34 @@ func TestWorktreeSnapshotSubdirVanished(t *testing.T) {
 	}
 	if _, ok := snap.Lookup("knowledge/a.md"); !ok {
 		t.Errorf("listed %q without knowledge/a.md", entryPaths(snap))
+	}
+}
+
+// TestWorktreeSnapshotOrder: the listing is in path order, subdirectories
+// included ("sub-a.md" sorts between "sub" and "sub/x.md"), and many
+// names read in several batches are all found by Lookup.
+func TestWorktreeSnapshotOrder(t *testing.T) {
+	root := newWorkspace(t)
+	y := mkdirAll(t, root, ".yoi/knowledge/sub")
+	k := filepath.Dir(y)
+	writeFile(t, y, "x.md", []byte("x\n"), 0o644)
+	writeFile(t, k, "sub-a.md", []byte("a\n"), 0o644)
+	writeFile(t, k, "a.md", []byte("a\n"), 0o644)
+	for i := range 1500 {
+		writeFile(t, k, "r"+strconv.Itoa(i*7919%10000)+".md", []byte("r\n"), 0o644)
+	}
+	snap, err := WorktreeSnapshotOf(root, 0, "knowledge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := entryPaths(snap)
+	if !slices.IsSorted(paths) {
+		t.Errorf("listing not in path order")
+	}
+	if len(paths) != 1504 {
+		t.Errorf("listed %d entries, want 1504", len(paths))
+	}
+	for _, p := range []string{"knowledge/a.md", "knowledge/sub", "knowledge/sub-a.md", "knowledge/sub/x.md", "knowledge/r7919.md"} {
+		mustLookup(t, snap, p)
 	}
 }
