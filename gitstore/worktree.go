@@ -127,7 +127,7 @@ func walk(readDir readDirFunc, base, rel string, out *[]record.Entry) error {
 	}
 	*out = slices.Grow(*out, n) // knowledge/ has thousands: grown once
 	var subdirs []string
-	for _, k := range byPath(batches, n) {
+	for _, k := range byName(batches, n, len(rel)) {
 		e := batches[k.batch][k.i]
 		if e.Mode == record.ModeDir {
 			subdirs = append(subdirs, e.Path)
@@ -145,24 +145,30 @@ func walk(readDir readDirFunc, base, rel string, out *[]record.Entry) error {
 	return nil
 }
 
-// entryKey is where an entry of a directory's batches is, by its path.
+// entryKey is where an entry of a directory's batches is, by its name.
 type entryKey struct {
-	path     string
+	name     string
 	batch, i int32
 }
 
-// byPath orders the n entries of batches by path: a directory is read in
-// no useful order (ext4: by hash), and sorting these small keys costs
-// about half of sorting the entries themselves, which the snapshot then
-// finds sorted when there are no subdirectories.
-func byPath(batches [][]record.Entry, n int) []entryKey {
+// byName orders the n entries of batches, in a directory whose path is
+// dirLen bytes long, by name, which is their path order: a directory is
+// read in no useful order (ext4: by hash). Sorting these small keys, and
+// comparing names without the directory's path, costs about half of
+// sorting the entries by path; the snapshot then finds them sorted when
+// there are no subdirectories.
+func byName(batches [][]record.Entry, n, dirLen int) []entryKey {
+	skip := 0
+	if dirLen > 0 {
+		skip = dirLen + 1
+	}
 	keys := make([]entryKey, 0, n)
 	for bi, b := range batches {
 		for i, e := range b {
-			keys = append(keys, entryKey{e.Path, int32(bi), int32(i)})
+			keys = append(keys, entryKey{e.Path[skip:], int32(bi), int32(i)})
 		}
 	}
-	slices.SortFunc(keys, func(a, b entryKey) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(keys, func(a, b entryKey) int { return strings.Compare(a.name, b.name) })
 	return keys
 }
 
