@@ -138,22 +138,23 @@ func (c *Cache) Prefetch(snap record.Snapshot, want func(record.Entry) bool, wor
 		return
 	}
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, len(todo)/prefetchChunk) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(prefetchChunk)) - prefetchChunk
-				if i >= len(todo) {
-					return
-				}
-				for _, e := range todo[i:min(i+prefetchChunk, len(todo))] {
-					_, _ = c.examine(snap, e)
-				}
+	work := func() {
+		for {
+			i := int(next.Add(prefetchChunk)) - prefetchChunk
+			if i >= len(todo) {
+				return
 			}
-		}()
+			for _, e := range todo[i:min(i+prefetchChunk, len(todo))] {
+				_, _ = c.examine(snap, e)
+			}
+		}
 	}
+	var wg sync.WaitGroup
+	for range min(workers, len(todo)/prefetchChunk) - 1 { // and this goroutine
+		wg.Add(1)
+		go func() { defer wg.Done(); work() }()
+	}
+	work()
 	wg.Wait()
 }
 
