@@ -161,27 +161,33 @@ func (c *Cache) Prefetch(snap record.Snapshot, want func(record.Entry) bool, wor
 // serves tells whether the Examiner would answer for e without reading
 // it, without counting it as served.
 func (c *Cache) serves(e record.Entry) bool {
+	_, _, ok := c.cached(e)
+	return ok
+}
+
+// cached is the examination of e the cache holds while it is valid: one
+// made by this process from a file settled before it began (only with a
+// clock), or one loaded from a file written after e last changed.
+func (c *Cache) cached(e record.Entry) (ex memory.Examined, loaded, ok bool) {
 	c.mu.Lock()
 	f, ok := c.fresh[e.Path]
 	c.mu.Unlock()
 	if ok && c.now != nil && f.stamp == e.Stamp && settledBefore(e.Stamp, f.at-int64(Granularity)) {
-		return true
+		return f.ex, false, true
 	}
-	ce, ok := c.lookup(e.Path)
-	return ok && ce.stamp == e.Stamp && settledBefore(e.Stamp, c.written)
+	if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(e.Stamp, c.written) {
+		return ce.ex, true, true
+	}
+	return memory.Examined{}, false, false
 }
 
 // examine is what Examiner's function does.
 func (c *Cache) examine(snap record.Snapshot, e record.Entry) (memory.Examined, error) {
-	c.mu.Lock()
-	f, ok := c.fresh[e.Path]
-	c.mu.Unlock()
-	if ok && c.now != nil && f.stamp == e.Stamp && settledBefore(e.Stamp, f.at-int64(Granularity)) {
-		return f.ex, nil
-	}
-	if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(e.Stamp, c.written) {
-		c.served.Add(1)
-		return ce.ex, nil
+	if ex, loaded, ok := c.cached(e); ok {
+		if loaded {
+			c.served.Add(1)
+		}
+		return ex, nil
 	}
 	now := c.now
 	if now == nil {
