@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/yoimem/git-yoimem/record"
 )
 
 // TestWorktreeSnapshotListError: a directory read that fails, even with
@@ -116,5 +118,25 @@ func TestWorktreeSnapshotOrder(t *testing.T) {
 	}
 	for _, p := range []string{"knowledge/a.md", "knowledge/sub", "knowledge/sub-a.md", "knowledge/sub/x.md", "knowledge/r7919.md"} {
 		mustLookup(t, snap, p)
+	}
+}
+
+// TestByName: names are ordered as their bytes are, whether they differ
+// within their first eight bytes or after them, or one is the start of
+// another.
+func TestByName(t *testing.T) {
+	names := []string{"b", "a", "abcdefgh", "abcdefg", "abcdefghi", "abcdefgh-", "abcdefgh.md", "é.md", "z", "A", "abcdefgg-zz", ".x"}
+	var b []record.Entry
+	for _, n := range names {
+		b = append(b, record.Entry{Path: "knowledge/" + n})
+	}
+	var got []string
+	for _, k := range byName([][]record.Entry{b[:5], b[5:]}, len(b), len("knowledge")) {
+		got = append(got, b[int(k.batch)*5+int(k.i)].Path)
+	}
+	want := slices.Clone(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) || len(got) != len(names) {
+		t.Errorf("byName order %q, want %q", got, want)
 	}
 }
