@@ -66,6 +66,10 @@ type Options struct {
 	// Examine supplies what a search knows of a file without reading it;
 	// nil reads every file (a cache of examinations is the fast path).
 	Examine Examiner
+	// Prefetch, when set, is given what a valid query without a slug
+	// examines, before the search examines it in order: a cache can
+	// examine what it lacks on every core first.
+	Prefetch func(want func(record.Entry) bool)
 }
 
 // Errors a caller can tell apart.
@@ -95,12 +99,15 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) (Result, e
 			examine = ReadExaminer(snap, ExamineTextInPlace)
 		}
 	}
+	if opts.Prefetch != nil && q.Slug == "" {
+		opts.Prefetch(func(e record.Entry) bool { return Searched(scope, e) })
+	}
 	m := matcher{snap: snap, examine: examine, q: q, terms: terms, opts: opts}
 	res := Result{Hits: []Hit{}}
 	slugSeen := false
 	for _, e := range snap.Entries {
-		loc := record.Classify(e.Path)
-		if e.Mode != record.ModeRegular || loc.Area != record.AreaRecord || loc.SlugErr != nil || !inScope(scope, loc.Kind) {
+		loc, ok := searched(scope, e)
+		if !ok {
 			continue
 		}
 		if q.Slug != "" && slugOf(loc) != q.Slug {
@@ -127,6 +134,21 @@ func Search(snap record.Snapshot, scope Scope, q Query, opts Options) (Result, e
 		return Result{}, fmt.Errorf("%s: %w", q.Slug, ErrNotFound)
 	}
 	return res, nil
+}
+
+// Searched tells whether a search of scope without a slug examines e: a
+// regular file named as a record of the scope.
+func Searched(scope Scope, e record.Entry) bool {
+	_, ok := searched(scope, e)
+	return ok
+}
+
+func searched(scope Scope, e record.Entry) (record.Location, bool) {
+	if e.Mode != record.ModeRegular {
+		return record.Location{}, false
+	}
+	loc := record.Classify(e.Path)
+	return loc, loc.Area == record.AreaRecord && loc.SlugErr == nil && inScope(scope, loc.Kind)
 }
 
 // slugOf is a record's name: its file name, or "summary".

@@ -346,3 +346,34 @@ func TestSearchExcerptBodyOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchPrefetch: a valid query without a slug offers the cache the
+// files the search examines, no others; a slug or a refused query offers
+// nothing.
+func TestSearchPrefetch(t *testing.T) {
+	snap := snapshot()
+	for _, tc := range []struct {
+		scope Scope
+		q     Query
+		want  string // the entries offered, in path order
+	}{
+		{ScopeKnowledge, Query{Text: "retry"}, "knowledge/binary.md knowledge/broken.md knowledge/regex-notes.md knowledge/retry-policy.md knowledge/sqlite-pragmas.md"},
+		{ScopeMemory, Query{Kind: "decision"}, "memory/decisions/use-sqlite.md memory/requests/retries.md memory/summary.md"},
+		{ScopeKnowledge, Query{Slug: "retry-policy"}, ""},
+		{ScopeKnowledge, Query{}, ""},
+		{ScopeKnowledge, Query{Text: "retry", Slug: "Bad Slug"}, ""},
+	} {
+		var offered []string
+		opts := Options{Prefetch: func(want func(record.Entry) bool) {
+			for _, e := range snap.Entries {
+				if want(e) {
+					offered = append(offered, e.Path)
+				}
+			}
+		}}
+		_, _ = Search(snap, tc.scope, tc.q, opts)
+		if got := strings.Join(offered, " "); got != tc.want {
+			t.Errorf("%v %+v offered %q, want %q", tc.scope, tc.q, got, tc.want)
+		}
+	}
+}

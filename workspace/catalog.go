@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +53,13 @@ func (w *Workspace) OpenCatalogAsync(factsOnly bool, dirs ...string) <-chan *Cat
 func (c *Catalog) Examiner(snap record.Snapshot) memory.Examiner {
 	c.last = snap
 	return c.cache.Examiner(snap)
+}
+
+// Prefetch examines on every core the entries of snap that want selects
+// and the cache cannot serve (catcache.Cache.Prefetch): a cold search
+// reads its records in parallel.
+func (c *Catalog) Prefetch(snap record.Snapshot, want func(record.Entry) bool) {
+	c.cache.Prefetch(snap, want, runtime.GOMAXPROCS(0))
 }
 
 // Save writes the cache back for the next run.
@@ -115,6 +123,7 @@ func (s *Searcher) Search(scope memory.Scope, q memory.Query) (memory.Result, er
 		MaxResults:   int(s.w.Config.Int(config.KeySearchMaxResults)),
 		ExcerptLines: int(s.w.Config.Int(config.KeySearchExcerptLines)),
 		Examine:      examine,
+		Prefetch:     func(want func(record.Entry) bool) { cat.Prefetch(snap, want) },
 	})
 }
 

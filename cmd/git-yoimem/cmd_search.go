@@ -154,6 +154,7 @@ func runShow(ctx context.Context, env Env, g *globalOptions, opts showOptions) e
 }
 
 func runSearch(ctx context.Context, env Env, g *globalOptions, opts searchOptions) error {
+	defer collectAtLimitOnly(env)()
 	w, err := openWorkspace(ctx, env, g)
 	if err != nil {
 		return err

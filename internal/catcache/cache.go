@@ -111,49 +111,115 @@ func (c *Cache) lookup(path string) (entry, bool) {
 // Examiner examines snap's entries from the cache when their stamps match
 // and by reading them otherwise, remembering what it read.
 func (c *Cache) Examiner(snap record.Snapshot) memory.Examiner {
-	return func(e record.Entry) (memory.Examined, error) {
-		c.mu.Lock()
-		f, ok := c.fresh[e.Path]
-		c.mu.Unlock()
-		if ok && c.now != nil && f.stamp == e.Stamp && settledBefore(e.Stamp, f.at-int64(Granularity)) {
-			return f.ex, nil
+	return func(e record.Entry) (memory.Examined, error) { return c.examine(snap, e) }
+}
+
+// prefetchChunk is how many entries a prefetching goroutine takes at a
+// time; fewer misses than two chunks are left to the Examiner.
+const prefetchChunk = 32
+
+// Prefetch examines, on up to workers goroutines, the entries of snap
+// that want selects and the cache cannot serve, and keeps what they find
+// for the Examiner, as it would have: a cold search reads and lowers its
+// files on every core instead of one. Read errors are left for the
+// Examiner to meet again. A cache without a clock (see Load) keeps only
+// what it loaded, and Prefetch does nothing.
+func (c *Cache) Prefetch(snap record.Snapshot, want func(record.Entry) bool, workers int) {
+	if c.now == nil || workers < 2 {
+		return
+	}
+	var todo []record.Entry
+	for _, e := range snap.Entries {
+		if e.Mode == record.ModeRegular && !c.serves(e) && want(e) { // serves is the cheaper test
+			todo = append(todo, e)
 		}
-		if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(e.Stamp, c.written) {
+	}
+	if len(todo) < 2*prefetchChunk {
+		return
+	}
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(prefetchChunk)) - prefetchChunk
+			if i >= len(todo) {
+				return
+			}
+			for _, e := range todo[i:min(i+prefetchChunk, len(todo))] {
+				_, _ = c.examine(snap, e)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(workers, len(todo)/prefetchChunk) - 1 { // and this goroutine
+		wg.Add(1)
+		go func() { defer wg.Done(); work() }()
+	}
+	work()
+	wg.Wait()
+}
+
+// serves tells whether the Examiner would answer for e without reading
+// it, without counting it as served.
+func (c *Cache) serves(e record.Entry) bool {
+	_, _, ok := c.cached(e)
+	return ok
+}
+
+// cached is the examination of e the cache holds while it is valid: one
+// made by this process from a file settled before it began (only with a
+// clock), or one loaded from a file written after e last changed.
+func (c *Cache) cached(e record.Entry) (ex memory.Examined, loaded, ok bool) {
+	c.mu.Lock()
+	f, ok := c.fresh[e.Path]
+	c.mu.Unlock()
+	if ok && c.now != nil && f.stamp == e.Stamp && settledBefore(e.Stamp, f.at-int64(Granularity)) {
+		return f.ex, false, true
+	}
+	if ce, ok := c.lookup(e.Path); ok && ce.stamp == e.Stamp && settledBefore(e.Stamp, c.written) {
+		return ce.ex, true, true
+	}
+	return memory.Examined{}, false, false
+}
+
+// examine is what Examiner's function does.
+func (c *Cache) examine(snap record.Snapshot, e record.Entry) (memory.Examined, error) {
+	if ex, loaded, ok := c.cached(e); ok {
+		if loaded {
 			c.served.Add(1)
-			return ce.ex, nil
 		}
-		now := c.now
-		if now == nil {
-			now = time.Now
-		}
-		at := now().UnixNano()
-		content, err := snap.Read(e.Path)
-		if err != nil {
-			return memory.Examined{}, err
-		}
-		var ex memory.Examined
-		if c.factsOnly {
-			ex = memory.ExamineFacts(e.Path, content)
-		} else if snap.Owned {
-			ex = memory.ExamineTextInPlace(e.Path, content) // content is ours, read for this
-		} else {
-			ex = memory.ExamineText(e.Path, content)
-		}
-		// A stamp that does not give the size read describes another
-		// version of the file than the one examined; a file that changed
-		// within the granularity of the examination's start may have
-		// changed again since without changing its stamp. Either is left
-		// out, to be read again.
-		c.mu.Lock()
-		if e.Stamp.Size == int64(len(content)) && settledBefore(e.Stamp, at-int64(Granularity)) {
-			c.fresh[e.Path] = freshEntry{entry{path: e.Path, stamp: e.Stamp, ex: ex}, at}
-			c.dirty = true
-		} else {
-			delete(c.fresh, e.Path)
-		}
-		c.mu.Unlock()
 		return ex, nil
 	}
+	now := c.now
+	if now == nil {
+		now = time.Now
+	}
+	at := now().UnixNano()
+	content, err := snap.Read(e.Path)
+	if err != nil {
+		return memory.Examined{}, err
+	}
+	var ex memory.Examined
+	if c.factsOnly {
+		ex = memory.ExamineFacts(e.Path, content)
+	} else if snap.Owned {
+		ex = memory.ExamineTextInPlace(e.Path, content) // content is ours, read for this
+	} else {
+		ex = memory.ExamineText(e.Path, content)
+	}
+	// A stamp that does not give the size read describes another
+	// version of the file than the one examined; a file that changed
+	// within the granularity of the examination's start may have
+	// changed again since without changing its stamp. Either is left
+	// out, to be read again.
+	c.mu.Lock()
+	if e.Stamp.Size == int64(len(content)) && settledBefore(e.Stamp, at-int64(Granularity)) {
+		c.fresh[e.Path] = freshEntry{entry{path: e.Path, stamp: e.Stamp, ex: ex}, at}
+		c.dirty = true
+	} else {
+		delete(c.fresh, e.Path)
+	}
+	c.mu.Unlock()
+	return ex, nil
 }
 
 // settledBefore tells whether a file with stamp s last changed before t.
