@@ -2,11 +2,13 @@ package gitstore
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -219,7 +221,9 @@ func (o *Objects) stagedDiff(idx *indexFile, prefix string) (changed, deleted []
 		ct = ct.child(name)
 	}
 	d := &differ{o: o, entries: idx.entries}
-	if err := d.dir(prefix, headDir, ct); err != nil {
+	lo := sort.Search(len(idx.entries), func(i int) bool { return idx.entries[i].path >= prefix+"/" })
+	hi := sort.Search(len(idx.entries), func(i int) bool { return idx.entries[i].path >= prefix+"0" }) // '0' follows '/'
+	if err := d.dir(prefix, lo, hi, headDir, ct); err != nil {
 		return nil, nil, err
 	}
 	return d.changed, d.deleted, nil
@@ -232,58 +236,165 @@ type differ struct {
 }
 
 // dir compares directory p (top-relative) in HEAD (tree h, zero: absent)
-// with the index entries below it.
-func (d *differ) dir(p string, h plumbing.Hash, ct *cacheTree) error {
+// with the index entries below it, d.entries[lo:hi]. Both sides are in
+// git's order (a directory sorts as its name and a slash), so one merge
+// pass compares them without a map or a string per entry: the hook runs
+// this on every commit, over directories of thousands of records.
+func (d *differ) dir(p string, lo, hi int, h plumbing.Hash, ct *cacheTree) error {
 	if ch, ok := ct.validHash(); ok && ch == h {
 		return nil
 	}
-	lo := sort.Search(len(d.entries), func(i int) bool { return d.entries[i].path >= p+"/" })
-	hi := sort.Search(len(d.entries), func(i int) bool { return d.entries[i].path >= p+"0" }) // '0' follows '/'
-	files := map[string]indexEntry{}
-	subdirs := map[string]bool{}
-	for _, e := range d.entries[lo:hi] {
-		rest := e.path[len(p)+1:]
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			subdirs[rest[:i]] = true
-		} else {
-			files[rest] = e
-		}
-	}
-	headSub := map[string]plumbing.Hash{}
+	var tc treeCursor
 	if !h.IsZero() {
-		err := d.o.treeFiles(h, func(name string, mode filemode.FileMode, eh plumbing.Hash) error {
-			full := p + "/" + name
-			if mode == filemode.Dir {
-				headSub[name] = eh
-				return nil
+		_, raw, err := d.o.readObject(h, plumbing.TreeObject, maxObjectBytes, false)
+		if err != nil {
+			return fmt.Errorf("read tree %s: %w", h, err)
+		}
+		tc = treeCursor{raw: raw, tree: h}
+	}
+	if err := tc.next(); err != nil {
+		return err
+	}
+	for i := lo; i < hi || tc.ok; {
+		name, isDir, end := "", false, i
+		c := -1 // index side first; 1: tree side first
+		if i < hi {
+			name, isDir, end = d.group(p, i, hi)
+			if tc.ok {
+				c = compareKeys(name, isDir, tc.name, tc.mode == filemode.Dir)
 			}
-			if e, ok := files[name]; !ok {
-				d.deleted = append(d.deleted, full)
-			} else if e.hash != eh || e.mode != mode {
-				d.changed = append(d.changed, full)
+		} else {
+			c = 1
+		}
+		var err error
+		switch {
+		case c < 0 && isDir: // a directory the index adds
+			err = d.dir(p+"/"+name, i, end, plumbing.ZeroHash, ct.child(name))
+		case c < 0:
+			d.changed = append(d.changed, d.entries[i].path)
+		case c > 0 && tc.mode == filemode.Dir: // a directory gone from the index
+			err = d.dir(p+"/"+string(tc.name), i, i, tc.hash, nil)
+		case c > 0:
+			d.deleted = append(d.deleted, p+"/"+string(tc.name))
+		case isDir:
+			err = d.dir(p+"/"+name, i, end, tc.hash, ct.child(name))
+		default:
+			if e := d.entries[i]; e.hash != tc.hash || e.mode != tc.mode {
+				d.changed = append(d.changed, e.path)
 			}
-			delete(files, name)
-			return nil
-		})
+		}
 		if err != nil {
 			return err
 		}
-	}
-	for name := range files {
-		d.changed = append(d.changed, p+"/"+name)
-	}
-	for name := range subdirs {
-		if err := d.dir(p+"/"+name, headSub[name], ct.child(name)); err != nil {
-			return err
+		if c <= 0 {
+			i = end
 		}
-		delete(headSub, name)
-	}
-	for name, sh := range headSub { // directories gone from the index
-		if err := d.dir(p+"/"+name, sh, nil); err != nil {
-			return err
+		if c >= 0 {
+			if err := tc.next(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// group is the name of index entry i below directory p: a file's, or the
+// subdirectory's that holds it, with the end of that subdirectory's
+// entries (i+1 for a file).
+func (d *differ) group(p string, i, hi int) (name string, isDir bool, end int) {
+	rest := d.entries[i].path[len(p)+1:]
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 {
+		return rest, false, i + 1
+	}
+	pre := d.entries[i].path[:len(p)+1+slash+1]
+	for end = i + 1; end < hi && strings.HasPrefix(d.entries[end].path, pre); end++ {
+	}
+	return rest[:slash], true, end
+}
+
+// compareKeys orders two names as git orders tree entries and index
+// paths: a directory's name is followed by a slash, a file's by nothing
+// (git's base_name_compare).
+func compareKeys[A, B ~string | ~[]byte](a A, aDir bool, b B, bDir bool) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return cmp.Compare(a[i], b[i])
+		}
+	}
+	return cmp.Compare(keyEnd(a, n, aDir), keyEnd(b, n, bDir))
+}
+
+// keyEnd is the byte of a name's key at n: the name's own, or after its
+// end a slash for a directory and 0 (before any byte) for a file.
+func keyEnd[S ~string | ~[]byte](s S, n int, dir bool) byte {
+	switch {
+	case len(s) > n:
+		return s[n]
+	case dir:
+		return '/'
+	}
+	return 0
+}
+
+// errTreeOrder means a tree's entries are out of git's order (or repeat a
+// name): a broken tool wrote it; git answers instead.
+var errTreeOrder = errors.New("tree entries out of order")
+
+// treeCursor walks a tree object's entries in order; name is a slice of
+// the object, valid while it is current.
+type treeCursor struct {
+	raw  []byte
+	tree plumbing.Hash
+	ok   bool // an entry is current
+	name []byte
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+// next moves to the next entry (ok false after the last); an entry that
+// does not sort after the current one is errTreeOrder.
+func (c *treeCursor) next() error {
+	if len(c.raw) == 0 {
+		c.ok = false
+		return nil
+	}
+	sp := bytes.IndexByte(c.raw, ' ')
+	nul := bytes.IndexByte(c.raw, 0)
+	if sp < 0 || nul < sp || nul+21 > len(c.raw) {
+		return fmt.Errorf("tree %s: malformed entry", c.tree)
+	}
+	mode, ok := parseMode(c.raw[:sp])
+	if !ok {
+		return fmt.Errorf("tree %s: bad mode %q", c.tree, c.raw[:sp])
+	}
+	name, m := c.raw[sp+1:nul], canonMode(mode)
+	if c.ok && compareKeys(c.name, c.mode == filemode.Dir, name, m == filemode.Dir) >= 0 {
+		return fmt.Errorf("tree %s: %q after %q: %w", c.tree, name, c.name, errTreeOrder)
+	}
+	c.ok, c.name, c.mode = true, name, m
+	copy(c.hash[:], c.raw[nul+1:nul+21])
+	c.raw = c.raw[nul+21:]
+	return nil
+}
+
+// parseMode reads a tree entry's octal mode as strconv.ParseUint(s, 8,
+// 32) would, without making a string of it.
+func parseMode(b []byte) (filemode.FileMode, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	var m uint64
+	for _, c := range b {
+		if c < '0' || c > '7' {
+			return 0, false
+		}
+		if m = m<<3 | uint64(c-'0'); m > 1<<32-1 {
+			return 0, false
+		}
+	}
+	return filemode.FileMode(m), true
 }
 
 // headTree is HEAD's root tree (zero on an unborn branch).
@@ -306,35 +417,74 @@ func (o *Objects) headTree() (plumbing.Hash, error) {
 // indexSnapshot lists the staged .yoi/ from the parsed index; blobs are
 // read on demand.
 func indexSnapshot(idx *indexFile, prefix string, objs *Objects, maxRead int64) record.Snapshot {
-	entries := make([]record.Entry, 0, len(idx.entries))
-	blobs := make(map[string]string, 16)
-	hashes := make([]plumbing.Hash, 0, len(idx.entries))
-	for _, e := range idx.entries {
-		rel := e.path[len(prefix)+1:]
-		entries = append(entries, record.Entry{Path: rel, Mode: fileModeOf(e.mode), Size: -1})
-		hashes = append(hashes, e.hash)
-		if e.mode == filemode.Symlink {
-			blobs[rel] = e.hash.String()
+	snap := record.Snapshot{Entries: stagedEntries(idx, prefix)}
+	for i, e := range snap.Entries {
+		if e.Mode != record.ModeSymlink {
+			continue
 		}
-	}
-	for i, e := range entries {
-		if e.Mode == record.ModeSymlink {
-			if b, err := objs.ReadBlob(blobs[e.Path], 4096); err == nil {
-				entries[i].Target = string(b)
+		if j, ok := idx.find(prefix + "/" + e.Path); ok {
+			if b, err := objs.ReadBlob(idx.entries[j].hash.String(), 4096); err == nil {
+				snap.Entries[i].Target = string(b)
 			}
 		}
 	}
-	snap := record.Snapshot{Entries: withDirs(entries)}
-	if len(snap.Entries) != len(entries) {
-		snap.Sort()
-	}
 	snap.Read = func(p string) ([]byte, error) {
-		i := sort.Search(len(idx.entries), func(i int) bool { return idx.entries[i].path >= prefix+"/"+p })
-		if i == len(idx.entries) || idx.entries[i].path != prefix+"/"+p || fileModeOf(idx.entries[i].mode) != record.ModeRegular {
+		i, ok := idx.find(prefix + "/" + p)
+		if !ok || fileModeOf(idx.entries[i].mode) != record.ModeRegular {
 			return nil, fmt.Errorf("read %s: %w", p, record.ErrNotExist)
 		}
-		b, err := objs.ReadBlob(hashes[i].String(), maxRead)
+		b, err := objs.ReadBlob(idx.entries[i].hash.String(), maxRead)
 		return b, withPath(err, p)
 	}
 	return snap
+}
+
+// find is the position of the entry at path p (top-relative).
+func (idx *indexFile) find(p string) (int, bool) {
+	i := sort.Search(len(idx.entries), func(i int) bool { return idx.entries[i].path >= p })
+	return i, i < len(idx.entries) && idx.entries[i].path == p
+}
+
+// stagedEntries is the snapshot listing of idx's entries (all under
+// prefix/), with an entry for each directory, in path order. The index is
+// in path order already and directories are few: they are sorted apart
+// and merged in, rather than the whole listing sorted again.
+func stagedEntries(idx *indexFile, prefix string) []record.Entry {
+	var dirs []string
+	seen := map[string]bool{}
+	last := ""
+	for _, e := range idx.entries {
+		rel := e.path[len(prefix)+1:]
+		slash := strings.LastIndexByte(rel, '/')
+		if slash < 0 || rel[:slash] == last {
+			continue
+		}
+		last = rel[:slash]
+		for d := last; d != "" && !seen[d]; d = parentDir(d) {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	slices.Sort(dirs)
+	out := make([]record.Entry, 0, len(idx.entries)+len(dirs))
+	for _, e := range idx.entries {
+		rel := e.path[len(prefix)+1:]
+		for len(dirs) > 0 && dirs[0] < rel {
+			out = append(out, record.Entry{Path: dirs[0], Mode: record.ModeDir})
+			dirs = dirs[1:]
+		}
+		out = append(out, record.Entry{Path: rel, Mode: fileModeOf(e.mode), Size: -1})
+	}
+	for _, d := range dirs {
+		out = append(out, record.Entry{Path: d, Mode: record.ModeDir})
+	}
+	return out
+}
+
+// parentDir is d's parent directory, "" at the top.
+func parentDir(d string) string {
+	if i := strings.LastIndexByte(d, '/'); i >= 0 {
+		return d[:i]
+	}
+	return ""
 }
