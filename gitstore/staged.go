@@ -82,7 +82,8 @@ func checkIndexSum(b []byte) error {
 // parseIndex reads a version 2 or 3 index: the entries under prefix/ and
 // the cache tree. Version 4, split and sparse indexes return
 // errIndexFormat: git must read those. A damaged file (any version)
-// returns ErrIndexChecksum.
+// returns ErrIndexChecksum. The checksum is computed on another core while
+// the entries are read: a hook's commit waits for both.
 func parseIndex(file, prefix string) (*indexFile, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -91,9 +92,18 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
 		return nil, fmt.Errorf("%s: %w", file, errIndexFormat)
 	}
-	if err := checkIndexSum(b); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	sum := make(chan error, 1)
+	go func() { sum <- checkIndexSum(b) }()
+	idx, err := parseIndexData(b, file, prefix)
+	if serr := <-sum; serr != nil {
+		return nil, fmt.Errorf("%s: %w", file, serr)
 	}
+	return idx, err
+}
+
+// parseIndexData reads the entries and extensions of index b (file names
+// it in errors).
+func parseIndexData(b []byte, file, prefix string) (*indexFile, error) {
 	if v := binary.BigEndian.Uint32(b[4:8]); v != 2 && v != 3 {
 		return nil, fmt.Errorf("%s: version %d: %w", file, v, errIndexFormat)
 	}
@@ -102,6 +112,10 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 	// An entry takes at least 64 bytes: a damaged count must not allocate
 	// more than the file could hold.
 	idx := &indexFile{entries: make([]indexEntry, 0, min(n, len(b)/64))}
+	// The names are gathered into one buffer and made one string at the
+	// end, rather than a string each.
+	var names []byte
+	var ends []int
 	off := 12
 	for i := 0; i < n; i++ {
 		start := off
@@ -134,11 +148,17 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 		if (flags>>12)&3 != 0 || !bytes.HasPrefix(name, want) {
 			continue
 		}
-		if k := len(idx.entries); k > 0 && idx.entries[k-1].path >= string(name) {
+		if k := len(ends); k > 0 && bytes.Compare(names[prevEnd(ends, k-1):ends[k-1]], name) >= 0 {
 			// git keeps the entries sorted; the lookups below need it.
 			return nil, fmt.Errorf("%s: unordered entries: %w", file, errIndexFormat)
 		}
-		idx.entries = append(idx.entries, indexEntry{path: string(name), mode: mode, hash: h})
+		names = append(names, name...)
+		ends = append(ends, len(names))
+		idx.entries = append(idx.entries, indexEntry{mode: mode, hash: h})
+	}
+	all := string(names)
+	for i := range idx.entries {
+		idx.entries[i].path = all[prevEnd(ends, i):ends[i]]
 	}
 	if off > len(b)-20 {
 		return nil, fmt.Errorf("%s: truncated: %w", file, errIndexFormat)
@@ -164,6 +184,14 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 		return nil, fmt.Errorf("%s: truncated extension: %w", file, errIndexFormat)
 	}
 	return idx, nil
+}
+
+// prevEnd is where name i starts in the buffer of names ends indexes.
+func prevEnd(ends []int, i int) int {
+	if i == 0 {
+		return 0
+	}
+	return ends[i-1]
 }
 
 // parseCacheTree reads one node (and its subtrees, in pre-order).

@@ -97,3 +97,27 @@ func TestStagedEntriesOrder(t *testing.T) {
 		t.Errorf("stagedEntries:\n got %v\nwant %v", got, ref.Entries)
 	}
 }
+
+// TestParseIndexAllocations: reading the index costs allocations for the
+// file and the listing, not one per entry under the prefix (the hook
+// reads an index of 10,000 records on every commit).
+func TestParseIndexAllocations(t *testing.T) {
+	dir, env := newRepo(t)
+	for i := 0; i < 3000; i++ {
+		writeFile(t, dir, fmt.Sprintf(".yoi/knowledge/record-%04d.md", i), []byte(fmt.Sprintf("record %d\n", i)), 0o644)
+	}
+	runGit(t, dir, env, "add", "-A")
+	file := filepath.Join(dir, ".git/index")
+	var idx *indexFile
+	var err error
+	allocs := testing.AllocsPerRun(5, func() { idx, err = parseIndex(file, ".yoi") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(idx.entries) != 3000 || idx.entries[1017].path != ".yoi/knowledge/record-1017.md" {
+		t.Fatalf("parseIndex: %d entries, entry 1017 %q", len(idx.entries), idx.entries[1017].path)
+	}
+	if allocs > 100 {
+		t.Errorf("parseIndex of 3,000 entries: %.0f allocations, want at most 100", allocs)
+	}
+}
