@@ -442,20 +442,10 @@ func (o *Objects) headTree() (plumbing.Hash, error) {
 	return o.commitTree(ref.Hash())
 }
 
-// indexSnapshot lists the staged .yoi/ from the parsed index; blobs are
-// read on demand.
-func indexSnapshot(idx *indexFile, prefix string, objs *Objects, maxRead int64) record.Snapshot {
-	snap := record.Snapshot{Entries: stagedEntries(idx, prefix)}
-	for i, e := range snap.Entries {
-		if e.Mode != record.ModeSymlink {
-			continue
-		}
-		if j, ok := idx.find(prefix + "/" + e.Path); ok {
-			if b, err := objs.ReadBlob(idx.entries[j].hash.String(), 4096); err == nil {
-				snap.Entries[i].Target = string(b)
-			}
-		}
-	}
+// indexSnapshot is the snapshot of the staged .yoi/ with its listing;
+// blobs are read on demand, up to maxRead bytes.
+func indexSnapshot(listing []record.Entry, idx *indexFile, prefix string, objs *Objects, maxRead int64) record.Snapshot {
+	snap := record.Snapshot{Entries: listing}
 	snap.Read = func(p string) ([]byte, error) {
 		i, ok := idx.find(prefix + "/" + p)
 		if !ok || fileModeOf(idx.entries[i].mode) != record.ModeRegular {
@@ -465,6 +455,21 @@ func indexSnapshot(idx *indexFile, prefix string, objs *Objects, maxRead int64) 
 		return b, withPath(err, p)
 	}
 	return snap
+}
+
+// withTargets fills in the symlinks' targets of a staged listing.
+func withTargets(listing []record.Entry, idx *indexFile, prefix string, objs *Objects) []record.Entry {
+	for i, e := range listing {
+		if e.Mode != record.ModeSymlink {
+			continue
+		}
+		if j, ok := idx.find(prefix + "/" + e.Path); ok {
+			if b, err := objs.ReadBlob(idx.entries[j].hash.String(), 4096); err == nil {
+				listing[i].Target = string(b)
+			}
+		}
+	}
+	return listing
 }
 
 // find is the position of the entry at path p (top-relative).

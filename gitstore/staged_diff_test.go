@@ -65,7 +65,7 @@ func TestStagedFastUnsortedTree(t *testing.T) {
 	runGit(t, dir, env, "read-tree", "HEAD")
 	writeFile(t, dir, ".yoi/knowledge/c.md", []byte("c\n"), 0o644)
 	runGit(t, dir, env, "add", ".yoi/knowledge/c.md")
-	if _, _, _, err := StagedFast(objectsOf(t, dir, env), filepath.Join(dir, ".git/index"), ".yoi", 0); err == nil {
+	if _, _, _, err := StagedFast(objectsOf(t, dir, env), filepath.Join(dir, ".git/index"), ".yoi"); err == nil {
 		t.Errorf("StagedFast on a HEAD tree out of order: no error, want one (git must answer)")
 	}
 }
