@@ -102,61 +102,61 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 }
 
 // parseIndexData reads the entries and extensions of index b (file names
-// it in errors).
+// it in errors). A first pass checks every entry and measures those under
+// prefix/ (git keeps them together, sorted); the second reads only those
+// into a listing and one string of names allocated to size: what the hook
+// allocates, a fresh process pays for page by page.
 func parseIndexData(b []byte, file, prefix string) (*indexFile, error) {
 	if v := binary.BigEndian.Uint32(b[4:8]); v != 2 && v != 3 {
 		return nil, fmt.Errorf("%s: version %d: %w", file, v, errIndexFormat)
 	}
 	n := int(binary.BigEndian.Uint32(b[8:12]))
 	want := []byte(prefix + "/")
-	// An entry takes at least 64 bytes: a damaged count must not allocate
-	// more than the file could hold.
-	idx := &indexFile{entries: make([]indexEntry, 0, min(n, len(b)/64))}
-	// The names are gathered into one buffer and made one string at the
-	// end, rather than a string each.
-	var names []byte
-	var ends []int
-	off := 12
-	for i := 0; i < n; i++ {
-		start := off
-		if off+62 > len(b) {
-			return nil, fmt.Errorf("%s: truncated: %w", file, errIndexFormat)
+	under := func(e rawEntry) bool { return e.stage() == 0 && bytes.HasPrefix(e.name, want) }
+	var count, nameBytes, first, firstAt int
+	var prev []byte
+	var order error
+	off, err := walkIndex(b, 12, n, file, func(i, at int, e rawEntry) bool {
+		if !under(e) {
+			return true
 		}
-		mode := filemode.FileMode(binary.BigEndian.Uint32(b[off+24 : off+28]))
-		var h plumbing.Hash
-		copy(h[:], b[off+40:off+60])
-		flags := binary.BigEndian.Uint16(b[off+60 : off+62])
-		off += 62
-		if flags&0x4000 != 0 { // extended flags (version 3)
-			if off+2 > len(b) {
-				return nil, fmt.Errorf("%s: truncated: %w", file, errIndexFormat)
-			}
-			if ext := binary.BigEndian.Uint16(b[off : off+2]); ext&(1<<14|1<<13) != 0 {
-				return nil, fmt.Errorf("%s: sparse or intent-to-add entries: %w", file, errIndexFormat)
-			}
-			off += 2
-		}
-		end := bytes.IndexByte(b[off:], 0)
-		if end < 0 {
-			return nil, fmt.Errorf("%s: truncated: %w", file, errIndexFormat)
-		}
-		name := b[off : off+end]
-		off = start + ((off+end-start)+8)&^7 // NUL padding to a multiple of 8
-		if mode == filemode.Dir {
-			return nil, fmt.Errorf("%s: sparse directory entry: %w", file, errIndexFormat)
-		}
-		if (flags>>12)&3 != 0 || !bytes.HasPrefix(name, want) {
-			continue
-		}
-		if k := len(ends); k > 0 && bytes.Compare(names[prevEnd(ends, k-1):ends[k-1]], name) >= 0 {
+		if count > 0 && bytes.Compare(prev, e.name) >= 0 {
 			// git keeps the entries sorted; the lookups below need it.
-			return nil, fmt.Errorf("%s: unordered entries: %w", file, errIndexFormat)
+			order = fmt.Errorf("%s: unordered entries: %w", file, errIndexFormat)
+			return false
 		}
-		names = append(names, name...)
-		ends = append(ends, len(names))
-		idx.entries = append(idx.entries, indexEntry{mode: mode, hash: h})
+		if count == 0 {
+			first, firstAt = i, at
+		}
+		prev = e.name
+		count++
+		nameBytes += len(e.name)
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
-	all := string(names)
+	if order != nil {
+		return nil, order
+	}
+	idx := &indexFile{entries: make([]indexEntry, 0, count)}
+	var names strings.Builder
+	names.Grow(nameBytes)
+	ends := make([]int, 0, count)
+	if count > 0 {
+		_, err = walkIndex(b, firstAt, n-first, file, func(_, _ int, e rawEntry) bool {
+			if under(e) {
+				names.Write(e.name)
+				ends = append(ends, names.Len())
+				idx.entries = append(idx.entries, indexEntry{mode: e.mode, hash: e.hash})
+			}
+			return len(ends) < count
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	all := names.String()
 	for i := range idx.entries {
 		idx.entries[i].path = all[prevEnd(ends, i):ends[i]]
 	}
@@ -184,6 +184,55 @@ func parseIndexData(b []byte, file, prefix string) (*indexFile, error) {
 		return nil, fmt.Errorf("%s: truncated extension: %w", file, errIndexFormat)
 	}
 	return idx, nil
+}
+
+// rawEntry is an index entry as the file holds it.
+type rawEntry struct {
+	mode  filemode.FileMode
+	hash  plumbing.Hash
+	flags uint16
+	name  []byte // a slice of the file
+}
+
+func (e rawEntry) stage() int { return int(e.flags>>12) & 3 }
+
+// walkIndex calls fn with the entries of index b from offset off (entry
+// i, at its offset), at most n of them, until fn returns false; it
+// returns the offset after the last entry read. Entries parseIndex leaves
+// to git (sparse directories and entries, intent-to-add) and a truncated
+// file are errIndexFormat.
+func walkIndex(b []byte, off, n int, file string, fn func(i, at int, e rawEntry) bool) (int, error) {
+	for i := 0; i < n; i++ {
+		start := off
+		if off+62 > len(b) {
+			return 0, fmt.Errorf("%s: truncated: %w", file, errIndexFormat)
+		}
+		e := rawEntry{mode: filemode.FileMode(binary.BigEndian.Uint32(b[off+24 : off+28])), flags: binary.BigEndian.Uint16(b[off+60 : off+62])}
+		copy(e.hash[:], b[off+40:off+60])
+		off += 62
+		if e.flags&0x4000 != 0 { // extended flags (version 3)
+			if off+2 > len(b) {
+				return 0, fmt.Errorf("%s: truncated: %w", file, errIndexFormat)
+			}
+			if ext := binary.BigEndian.Uint16(b[off : off+2]); ext&(1<<14|1<<13) != 0 {
+				return 0, fmt.Errorf("%s: sparse or intent-to-add entries: %w", file, errIndexFormat)
+			}
+			off += 2
+		}
+		end := bytes.IndexByte(b[off:], 0)
+		if end < 0 {
+			return 0, fmt.Errorf("%s: truncated: %w", file, errIndexFormat)
+		}
+		e.name = b[off : off+end]
+		off = start + ((off+end-start)+8)&^7 // NUL padding to a multiple of 8
+		if e.mode == filemode.Dir {
+			return 0, fmt.Errorf("%s: sparse directory entry: %w", file, errIndexFormat)
+		}
+		if !fn(i, start, e) {
+			return off, nil
+		}
+	}
+	return off, nil
 }
 
 // prevEnd is where name i starts in the buffer of names ends indexes.

@@ -2,11 +2,14 @@ package gitstore
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/yoimem/git-yoimem/record"
@@ -119,5 +122,42 @@ func TestParseIndexAllocations(t *testing.T) {
 	}
 	if allocs > 100 {
 		t.Errorf("parseIndex of 3,000 entries: %.0f allocations, want at most 100", allocs)
+	}
+}
+
+// TestParseIndexBytes: the listing parseIndex makes is allocated to size
+// (its entries and one string of names), beside the file itself: memory a
+// short-lived hook process pays for in page faults.
+func TestParseIndexBytes(t *testing.T) {
+	dir, env := newRepo(t)
+	for i := 0; i < 3000; i++ {
+		writeFile(t, dir, fmt.Sprintf(".yoi/knowledge/record-%04d.md", i), []byte(fmt.Sprintf("record %d\n", i)), 0o644)
+	}
+	for i := 0; i < 3000; i++ {
+		writeFile(t, dir, fmt.Sprintf("src/file-%04d.go", i), []byte("package src\n"), 0o644)
+	}
+	runGit(t, dir, env, "add", "-A")
+	file := filepath.Join(dir, ".git/index")
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	idx, err := parseIndex(file, ".yoi")
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := 0
+	for _, e := range idx.entries {
+		names += len(e.path)
+	}
+	// The file, then per entry under .yoi/ the entry, its name and an
+	// offset; a little for the cache tree and the checksum's goroutine.
+	limit := fi.Size() + int64(len(idx.entries))*int64(unsafe.Sizeof(indexEntry{})+8) + int64(names) + 16<<10
+	if got := int64(after.TotalAlloc - before.TotalAlloc); got > limit {
+		t.Errorf("parseIndex of %d entries (%d under .yoi/) allocated %d bytes, want at most %d", 6000, len(idx.entries), got, limit)
 	}
 }
