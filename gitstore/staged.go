@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -85,10 +84,11 @@ func checkIndexSum(b []byte) error {
 // returns ErrIndexChecksum. The checksum is computed on another core while
 // the entries are read: a hook's commit waits for both.
 func parseIndex(file, prefix string) (*indexFile, error) {
-	b, err := os.ReadFile(file)
+	b, release, err := mapIndex(file)
 	if err != nil {
 		return nil, err
 	}
+	defer release() // the listing and the cache tree are copies
 	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
 		return nil, fmt.Errorf("%s: %w", file, errIndexFormat)
 	}
