@@ -213,12 +213,27 @@ func (r Repo) IndexFile(dir string, getenv func(string) string) string {
 // IndexSnapshot), except ErrIndexChecksum: the index is damaged, and git,
 // which does not check, would commit what it says.
 func StagedFast(objs *Objects, indexFile, prefix string) (changed, deleted []string, snap func(maxRead int64) record.Snapshot, err error) {
+	// HEAD's tree of prefix is wanted whatever the index says: it is found
+	// on the other core while the index is read.
+	type tree struct {
+		h   plumbing.Hash
+		err error
+	}
+	head := make(chan tree, 1)
+	go func() {
+		h, err := objs.headDir(prefix)
+		head <- tree{h, err}
+	}()
 	idx, err := parseIndex(indexFile, prefix)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	listing := stagedListing(idx, prefix, objs)
-	c, d, err := objs.stagedDiff(idx, prefix)
+	hd := <-head
+	if hd.err != nil {
+		return nil, nil, nil, hd.err
+	}
+	c, d, err := objs.stagedDiff(idx, prefix, hd.h)
 	if err != nil {
 		return nil, nil, nil, err
 	}

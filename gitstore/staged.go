@@ -279,20 +279,20 @@ func parseCacheTree(b []byte) (*cacheTree, []byte, error) {
 	return t, b, nil
 }
 
-// stagedDiff compares the index with HEAD under prefix/, skipping every
-// directory whose cache tree matches HEAD (git's own shortcut): a commit
-// that stages nothing under .yoi/ reads one tree per level.
-func (o *Objects) stagedDiff(idx *indexFile, prefix string) (changed, deleted []string, err error) {
+// headDir is the tree of directory prefix in HEAD (zero: HEAD has none,
+// or the branch is unborn).
+func (o *Objects) headDir(prefix string) (plumbing.Hash, error) {
 	headRoot, err := o.headTree()
-	if err != nil {
-		return nil, nil, err
+	if err != nil || headRoot.IsZero() {
+		return plumbing.ZeroHash, err
 	}
-	var headDir plumbing.Hash
-	if !headRoot.IsZero() {
-		if headDir, err = o.lookupTree(headRoot, prefix); err != nil {
-			return nil, nil, err
-		}
-	}
+	return o.lookupTree(headRoot, prefix)
+}
+
+// stagedDiff compares the index with HEAD's tree headDir of prefix/,
+// skipping every directory whose cache tree matches HEAD (git's own
+// shortcut): a commit that stages nothing under .yoi/ reads no tree.
+func (o *Objects) stagedDiff(idx *indexFile, prefix string, headDir plumbing.Hash) (changed, deleted []string, err error) {
 	ct := idx.tree
 	for _, name := range strings.Split(prefix, "/") {
 		ct = ct.child(name)

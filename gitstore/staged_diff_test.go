@@ -30,10 +30,13 @@ func TestStagedDiffAllocations(t *testing.T) {
 	runGit(t, dir, env, "add", ".yoi")
 	objs := objectsOf(t, dir, env)
 	idx := mustParseIndex(t, filepath.Join(dir, ".git/index"), ".yoi")
+	head, err := objs.headDir(".yoi")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var changed, deleted []string
-	var err error
 	allocs := testing.AllocsPerRun(5, func() {
-		changed, deleted, err = objs.stagedDiff(idx, ".yoi")
+		changed, deleted, err = objs.stagedDiff(idx, ".yoi", head)
 	})
 	if err != nil {
 		t.Fatal(err)
