@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/yoimem/git-yoimem/config"
 	"github.com/yoimem/git-yoimem/gitstore"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
@@ -58,8 +57,7 @@ func (c *Commit) Check(ctx context.Context) (CommitResult, error) {
 	} else if err != nil {
 		return CommitResult{}, err
 	}
-	maxRead := config.Defaults().Int(config.KeyLintMaxFileBytes)
-	changed, deleted, lazySnap, err := gitstore.StagedFast(objs, c.Index, c.Prefix, maxRead)
+	changed, deleted, stagedSnap, err := gitstore.StagedFast(objs, c.Index, c.Prefix)
 	if errors.Is(err, gitstore.ErrIndexChecksum) {
 		return CommitResult{}, err
 	}
@@ -79,13 +77,9 @@ func (c *Commit) Check(ctx context.Context) (CommitResult, error) {
 	if err != nil {
 		return CommitResult{}, err
 	}
-	if lazySnap != nil && lo.MaxFileBytes != maxRead {
-		// The size limit is configured: read the index again with it.
-		_, _, lazySnap, _ = gitstore.StagedFast(objs, c.Index, c.Prefix, lo.MaxFileBytes)
-	}
 	var snap record.Snapshot
-	if lazySnap != nil {
-		snap = lazySnap()
+	if stagedSnap != nil {
+		snap = stagedSnap(lo.MaxFileBytes)
 	} else if snap, err = gitstore.IndexSnapshot(ctx, c.Repo, objs, c.Prefix, lo.MaxFileBytes); err != nil {
 		return CommitResult{}, err
 	}

@@ -513,7 +513,7 @@ func checkHook(t *testing.T, c hookCapture, work string, want Repo, env []string
 	if err != nil {
 		t.Fatal(err)
 	}
-	changed, deleted, snap, err := StagedFast(objs, c.indexCopy, ".yoi", 0)
+	changed, deleted, snap, err := StagedFast(objs, c.indexCopy, ".yoi")
 	if err != nil {
 		t.Fatalf("StagedFast on the hook's index: %v", err)
 	}
@@ -525,7 +525,7 @@ func checkHook(t *testing.T, c hookCapture, work string, want Repo, env []string
 		t.Errorf("StagedFast = %q, %q; the case expects %q, %q", changed, deleted, wantChanged, wantDeleted)
 	}
 	gitEnv := append(env[:len(env):len(env)], "GIT_DIR="+want.GitDir, "GIT_WORK_TREE="+work)
-	checkSnapshotLikeGit(t, work, gitEnv, snap(), parseLsStage(t, c.ls, ".yoi"))
+	checkSnapshotLikeGit(t, work, gitEnv, snap(0), parseLsStage(t, c.ls, ".yoi"))
 }
 
 // TestDiscoverInHookCoreWorktree: with core.worktree, git runs the hook in

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/go-git/gcfg"
@@ -205,17 +206,34 @@ func (r Repo) IndexFile(dir string, getenv func(string) string) string {
 }
 
 // StagedFast returns what the index stages under prefix/ against HEAD
-// (.yoi/-relative paths) and a function that builds the snapshot of the
-// staged .yoi/ (most commits stage nothing there and never call it),
-// reading the index file and objects directly. An error means: ask
-// git (see IndexSnapshot), except ErrIndexChecksum: the index is damaged,
-// and git, which does not check, would commit what it says.
-func StagedFast(objs *Objects, indexFile, prefix string, maxRead int64) (changed, deleted []string, snap func() record.Snapshot, err error) {
+// (.yoi/-relative paths) and a function that gives the snapshot of the
+// staged .yoi/, its files read up to maxRead bytes (most commits stage
+// nothing there and never call it; the listing is built once), reading
+// the index file and objects directly. An error means: ask git (see
+// IndexSnapshot), except ErrIndexChecksum: the index is damaged, and git,
+// which does not check, would commit what it says.
+func StagedFast(objs *Objects, indexFile, prefix string) (changed, deleted []string, snap func(maxRead int64) record.Snapshot, err error) {
+	// HEAD's tree of prefix is wanted whatever the index says: it is found
+	// on the other core while the index is read.
+	type tree struct {
+		h   plumbing.Hash
+		err error
+	}
+	head := make(chan tree, 1)
+	go func() {
+		h, err := objs.headDir(prefix)
+		head <- tree{h, err}
+	}()
 	idx, err := parseIndex(indexFile, prefix)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	c, d, err := objs.stagedDiff(idx, prefix)
+	listing := stagedListing(idx, prefix, objs)
+	hd := <-head
+	if hd.err != nil {
+		return nil, nil, nil, hd.err
+	}
+	c, d, err := objs.stagedDiff(idx, prefix, hd.h)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -227,7 +245,29 @@ func StagedFast(objs *Objects, indexFile, prefix string, maxRead int64) (changed
 	}
 	sort.Strings(changed)
 	sort.Strings(deleted)
-	return changed, deleted, func() record.Snapshot { return indexSnapshot(idx, prefix, objs, maxRead) }, nil
+	return changed, deleted, func(maxRead int64) record.Snapshot {
+		return indexSnapshot(listing(), idx, prefix, objs, maxRead)
+	}, nil
+}
+
+// stagedListing returns the listing of the staged prefix/ (stagedEntries,
+// with the symlinks' targets). When the index's cache tree says that
+// something under prefix/ was staged since the last commit, the listing
+// is almost surely wanted: it is built now on the other core, while the
+// caller compares the index with HEAD. Otherwise (most commits stage
+// nothing there) it is built only if asked for.
+func stagedListing(idx *indexFile, prefix string, objs *Objects) func() []record.Entry {
+	ct := idx.tree
+	for _, name := range strings.Split(prefix, "/") {
+		ct = ct.child(name)
+	}
+	build := func() []record.Entry { return withTargets(stagedEntries(idx, prefix), idx, prefix, objs) }
+	if _, valid := ct.validHash(); valid {
+		return sync.OnceValue(build)
+	}
+	ch := make(chan []record.Entry, 1)
+	go func() { ch <- build() }()
+	return sync.OnceValue(func() []record.Entry { return <-ch })
 }
 
 func fileModeOf(m filemode.FileMode) record.Mode {

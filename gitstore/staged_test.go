@@ -182,7 +182,7 @@ func catBlobs(t testing.TB, dir string, env []string, hashes []string) [][]byte 
 // run with extraEnv (GIT_INDEX_FILE for a temporary index).
 func checkStagedLikeGit(t *testing.T, dir string, env []string, objs *Objects, indexFile, prefix string) (changed, deleted []string) {
 	t.Helper()
-	changed, deleted, snap, err := StagedFast(objs, indexFile, prefix, 0)
+	changed, deleted, snap, err := StagedFast(objs, indexFile, prefix)
 	if err != nil {
 		t.Fatalf("StagedFast: %v", err)
 	}
@@ -193,7 +193,7 @@ func checkStagedLikeGit(t *testing.T, dir string, env []string, objs *Objects, i
 	if snap == nil {
 		t.Fatal("StagedFast returned no snapshot function")
 	}
-	checkSnapshotLikeGit(t, dir, env, snap(), gitLsStage(t, dir, env, prefix))
+	checkSnapshotLikeGit(t, dir, env, snap(0), gitLsStage(t, dir, env, prefix))
 	return changed, deleted
 }
 
@@ -688,11 +688,11 @@ func TestStagedFastLikeGit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, _, snap, err := StagedFast(objs, indexFile, prefix, 0)
+			_, _, snap, err := StagedFast(objs, indexFile, prefix)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := snap(); len(got.Entries) != len(want.Entries) || (len(got.Entries) > 0 && !reflect.DeepEqual(got.Entries, want.Entries)) {
+			if got := snap(0); len(got.Entries) != len(want.Entries) || (len(got.Entries) > 0 && !reflect.DeepEqual(got.Entries, want.Entries)) {
 				t.Errorf("StagedFast snapshot entries differ from IndexSnapshot's:\n got %+v\nwant %+v", got.Entries, want.Entries)
 			}
 		})
@@ -822,11 +822,11 @@ func TestStagedFastMaxRead(t *testing.T) {
 	writeFile(t, dir, ".yoi/knowledge/big.md", bytes.Repeat([]byte("x"), 1000), 0o644)
 	runGit(t, dir, env, "add", ".yoi")
 	objs := objectsOf(t, dir, env)
-	_, _, snap, err := StagedFast(objs, filepath.Join(dir, ".git/index"), ".yoi", 10)
+	_, _, snap, err := StagedFast(objs, filepath.Join(dir, ".git/index"), ".yoi")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := snap()
+	s := snap(10)
 	b, err := s.Read("knowledge/big.md")
 	checkTooLarge(t, b, err, "knowledge/big.md", 1000, 10)
 	if b, err := s.Read("knowledge/a.md"); err != nil || string(b) != "a\n" {
@@ -887,7 +887,7 @@ func TestStagedFastDeclines(t *testing.T) {
 			dir, env := stagedRepo(t, false)
 			tt.setup(t, dir, env)
 			objs := objectsOf(t, dir, env)
-			c, d, snap, err := StagedFast(objs, filepath.Join(dir, ".git/index"), ".yoi", 0)
+			c, d, snap, err := StagedFast(objs, filepath.Join(dir, ".git/index"), ".yoi")
 			if errors.Is(err, errIndexFormat) {
 				if c != nil || d != nil || snap != nil {
 					t.Errorf("StagedFast declined but returned %q, %q, snapshot %v", c, d, snap != nil)
@@ -935,7 +935,7 @@ func TestStagedFastCorruptIndex(t *testing.T) {
 					t.Errorf("%s: StagedFast panicked: %v", what, r)
 				}
 			}()
-			c, d, _, err = StagedFast(objs, file, ".yoi", 0)
+			c, d, _, err = StagedFast(objs, file, ".yoi")
 		}()
 		if err == nil {
 			t.Errorf("%s: StagedFast = %q, %q, nil; want an error", what, c, d)
@@ -962,7 +962,7 @@ func TestStagedFastCorruptIndex(t *testing.T) {
 	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := StagedFast(objs, file, ".yoi", 0); err == nil {
+	if _, _, _, err := StagedFast(objs, file, ".yoi"); err == nil {
 		t.Error("StagedFast on a missing index file: want an error")
 	}
 }
@@ -1008,7 +1008,7 @@ func TestIndexChecksum(t *testing.T) {
 				if err := os.WriteFile(file, b, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				_, _, _, err := StagedFast(objs, file, ".yoi", 0)
+				_, _, _, err := StagedFast(objs, file, ".yoi")
 				return err
 			}
 			for _, i := range []int{4, 12, len(good) / 2, len(good) - 21, len(good) - 1} {
