@@ -251,7 +251,7 @@ func corpusSlugs(tb testing.TB, n int) map[record.Kind][]string {
 	snap := record.MapSnapshot(benchCorpus(tb, n))
 	out := map[record.Kind][]string{}
 	for _, kind := range []record.Kind{record.KindDecision, record.KindRequest, record.KindKnowledge} {
-		for _, s := range listSlugs(snap, kind, false) {
+		for _, s := range listSlugNames(snap, kind) {
 			out[kind] = append(out[kind], s.slug)
 		}
 	}
