@@ -164,7 +164,7 @@ func (o *Objects) readLoose(h plumbing.Hash, kind plumbing.ObjectType, limit int
 	defer f.Close()
 	o.zmu.Lock()
 	defer o.zmu.Unlock()
-	zr, err := o.zlibReader(bufio.NewReaderSize(f, 32<<10))
+	zr, err := o.zlibReader(o.fileReader(f))
 	if err != nil {
 		return plumbing.InvalidObject, nil, corrupt(h, "zlib: %v", err)
 	}
@@ -252,6 +252,18 @@ func (o *Objects) openLoose(h plumbing.Hash) (*os.File, error) {
 	}
 	o.loose.list(name, o.looseDirs())
 	return nil, first
+}
+
+// fileReader returns the reused buffered reader, reset to read f (o.zmu
+// held): a hook reads a few objects in a fresh process, where each new
+// 32 KiB buffer is eight page faults.
+func (o *Objects) fileReader(f io.Reader) *bufio.Reader {
+	if o.br == nil {
+		o.br = bufio.NewReaderSize(f, 32<<10)
+	} else {
+		o.br.Reset(f)
+	}
+	return o.br
 }
 
 // zlibReader returns the reused zlib reader, reset to read src (o.zmu

@@ -52,6 +52,7 @@ type Objects struct {
 	zmu sync.Mutex
 	zw  *zlib.Writer  // reused by compress
 	zr  io.ReadCloser // reused by readLoose (a zlib.Resetter)
+	br  *bufio.Reader // reused by readLoose: 32 KiB each object otherwise
 }
 
 // OpenObjects opens the object store of r.

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -89,16 +90,47 @@ func parseIndex(file, prefix string) (*indexFile, error) {
 		return nil, err
 	}
 	defer release() // the listing and the cache tree are copies
-	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
-		return nil, fmt.Errorf("%s: %w", file, errIndexFormat)
+	err = whileMapped(file, func() error {
+		if len(b) < 12+20 || string(b[:4]) != "DIRC" {
+			return fmt.Errorf("%s: %w", file, errIndexFormat)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	sum := make(chan error, 1)
-	go func() { sum <- checkIndexSum(b) }()
-	idx, err := parseIndexData(b, file, prefix)
-	if serr := <-sum; serr != nil {
-		return nil, fmt.Errorf("%s: %w", file, serr)
+	go func() { sum <- whileMapped(file, func() error { return checkIndexSum(b) }) }()
+	var idx *indexFile
+	err = whileMapped(file, func() (err error) {
+		idx, err = parseIndexData(b, file, prefix)
+		return err
+	})
+	if serr := <-sum; serr != nil { // waited for before the mapping goes
+		if errors.Is(serr, ErrIndexChecksum) {
+			serr = fmt.Errorf("%s: %w", file, serr)
+		}
+		return nil, serr
 	}
 	return idx, err
+}
+
+// whileMapped runs fn, which reads the mapped index file, with memory
+// faults made panics and those recovered as errIndexFormat (git reads the
+// index instead). git never writes into an index, it renames a new one
+// over it; but a file cut short under the mapping by some other tool is a
+// SIGBUS, which would kill the hook.
+func whileMapped(file string, fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			err = fmt.Errorf("%s: changed while it was read: %w", file, errIndexFormat)
+		}
+	}()
+	return fn()
 }
 
 // parseIndexData reads the entries and extensions of index b (file names
