@@ -275,8 +275,20 @@ func prevEnd(ends []int, i int) int {
 	return ends[i-1]
 }
 
+// maxCacheTreeDepth bounds the nesting of the cache tree: git's paths
+// end at PATH_MAX (4096 bytes), two bytes a level at least. A deeper one
+// is damaged or hostile, and its recursion would only grow the stack.
+const maxCacheTreeDepth = 2048
+
 // parseCacheTree reads one node (and its subtrees, in pre-order).
 func parseCacheTree(b []byte) (*cacheTree, []byte, error) {
+	return parseCacheTreeAt(b, 0)
+}
+
+func parseCacheTreeAt(b []byte, depth int) (*cacheTree, []byte, error) {
+	if depth > maxCacheTreeDepth {
+		return nil, nil, errors.New("cache tree nested too deep")
+	}
 	nul := bytes.IndexByte(b, 0)
 	nl := bytes.IndexByte(b, '\n')
 	if nul < 0 || nl < nul {
@@ -303,7 +315,7 @@ func parseCacheTree(b []byte) (*cacheTree, []byte, error) {
 	for i := 0; i < subtrees; i++ {
 		var ch *cacheTree
 		var err error
-		if ch, b, err = parseCacheTree(b); err != nil {
+		if ch, b, err = parseCacheTreeAt(b, depth+1); err != nil {
 			return nil, nil, err
 		}
 		t.children = append(t.children, ch)
