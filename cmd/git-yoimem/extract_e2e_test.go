@@ -78,6 +78,17 @@ func newExtractRepo(t *testing.T, extraEnv ...string) *extractRepo {
 
 func (r *extractRepo) path(name string) string { return filepath.Join(r.dir, name) }
 
+func (r *extractRepo) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = r.dir, r.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
 func (r *extractRepo) write(name, content string) {
 	r.t.Helper()
 	if err := os.WriteFile(r.path(name), []byte(content), 0o644); err != nil {

@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,17 +28,6 @@ func (r *extractRepo) runMeasured(args ...string) (stdout, stderr string, code i
 	r.t.Helper()
 	stdout, stderr, code, cmd := r.runBounded(120*time.Second, args...)
 	return stdout, stderr, code, fixture.PeakRSS(cmd)
-}
-
-func (r *extractRepo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
 }
 
 // TestPreCommitLooseObjectBomb: a staged record whose loose object's
