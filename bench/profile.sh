@@ -13,6 +13,10 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 scale=${BENCH_PROFILE_RUNS:-1}
 [[ $scale =~ ^[1-9][0-9]*$ ]] || bench_die "BENCH_PROFILE_RUNS must be a whole number >= 1, got '$scale'"
 top=${BENCH_PROFILE_TOP:-12}
+# BENCH_PROFILE_SMOKE=1 runs everything twice (CI: the script still works)
+smoke=${BENCH_PROFILE_SMOKE:-0}
+# runs N: how many times a command of base count N runs
+runs() { if ((smoke)); then echo 2; else echo $(($1 * scale)); fi; }
 
 bench_init
 bench_build
@@ -39,20 +43,21 @@ profile() {
 }
 
 cache=$BENCH_REPO/.git/yoimem/cache
-profile lint $((5 * scale)) git yoimem lint
-profile search-warm $((100 * scale)) git yoimem search knowledge zqxjvkw
-profile search-cold $((20 * scale)) sh -c 'rm -rf "$1"; exec git yoimem search knowledge zqxjvkw' sh "$cache"
-profile context $((100 * scale)) git yoimem context
+profile lint "$(runs 5)" git yoimem lint
+profile search-warm "$(runs 100)" git yoimem search knowledge zqxjvkw
+profile search-cold "$(runs 20)" sh -c 'rm -rf "$1"; exec git yoimem search knowledge zqxjvkw' sh "$cache"
+profile context "$(runs 100)" git yoimem context
 
 # The pre-commit hook as git runs it, one staged record each time.
 (cd -- "$BENCH_REPO" && git yoimem install >/dev/null)
 rec=$(cd -- "$BENCH_REPO" && git ls-files .yoi/knowledge | awk 'NR == 1')
 mkdir -p "$prof/pre-commit"
-for ((i = 1; i <= 30 * scale; i++)); do
+commits=$(runs 30)
+for ((i = 1; i <= commits; i++)); do
 	(cd -- "$BENCH_REPO" && printf '\nOne more line %s.\n' "$i" >>"$rec" && git add -- "$rec" &&
 		YOIMEM_CPUPROFILE=$prof/pre-commit/$i.prof git commit -q -m "profile $i") >/dev/null 2>&1 ||
 		bench_die "git commit with the pre-commit hook failed in $BENCH_REPO"
 done
-printf '\n== pre-commit (%s commits) ==\n' "$((30 * scale))"
+printf '\n== pre-commit (%s commits) ==\n' "$commits"
 (cd -- "$BENCH_ROOT" && go tool pprof -top -nodecount="$top" "$BENCH_BIN/git-yoimem" "$prof/pre-commit"/*.prof 2>/dev/null |
 	awk '/flat%/ { on = 1 } on')
