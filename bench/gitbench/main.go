@@ -14,6 +14,9 @@
 //	    one consolidation run over ENTRIES staged entries, each in a new
 //	    process (gitbench consolidate-run) with the rules engine or fold
 //	    (the plumbing alone): its wall time, steps and peak memory
+//	gitbench listing -repo DIR [-runs N] [-dir knowledge]
+//	    the working tree's listing of .yoi/ (or DIR under it) with one
+//	    fstatat per file, in process: the floor of a stat-validated cache
 //
 // DIR is a repository whose .yoi/ holds the benchmark corpus, committed on
 // its current branch; git-yoimem must be on PATH for precommit.
@@ -38,6 +41,7 @@ func main() {
 	entries := fs.Int("entries", 100, "staged entries per run (consolidate)")
 	engine := fs.String("engine", "rules", "rules or fold (consolidate)")
 	bin := fs.String("bin", "git-yoimem", "the git-yoimem binary (consolidate-cli)")
+	dir := fs.String("dir", "", "a directory under .yoi/ (listing)")
 	_ = fs.Parse(os.Args[2:])
 	if *repo == "" || *runs < 1 {
 		fmt.Fprintln(os.Stderr, "gitbench: -repo is required and -runs must be at least 1")
@@ -53,6 +57,13 @@ func main() {
 	}
 	if os.Args[1] == "consolidate-cli" {
 		if err := consolidateCLI(*repo, *runs, *entries, *engine, *bin); err != nil {
+			fmt.Fprintln(os.Stderr, "gitbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if os.Args[1] == "listing" {
+		if err := listing(*repo, *runs, *dir); err != nil {
 			fmt.Fprintln(os.Stderr, "gitbench:", err)
 			os.Exit(1)
 		}
