@@ -2,14 +2,12 @@ package agent
 
 import (
 	"encoding/json"
-	"io/fs"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/yoimem/git-yoimem/consolidate"
+	"github.com/yoimem/git-yoimem/internal/fixture"
 	"github.com/yoimem/git-yoimem/lint"
 	"github.com/yoimem/git-yoimem/record"
 )
@@ -68,24 +66,10 @@ func corpus(b *testing.B, n int) (map[string][]byte, int64) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("gencorpus: %v\n%s", err, out)
 	}
-	root := filepath.Join(dir, ".yoi")
-	files := map[string][]byte{}
+	files := fixture.ReadYoi(b, dir)
 	var total int64
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		files[filepath.ToSlash(rel)] = data
+	for _, data := range files {
 		total += int64(len(data))
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
 	}
 	return files, total
 }
