@@ -405,20 +405,7 @@ func knownKind(k string) bool {
 }
 
 func FuzzFind(f *testing.F) {
-	for _, s := range []string{
-		"", "ghp_", "-----BEGIN ", "https://a:b@c", "eyJ.eyJ.", "AKIA",
-		tokGitHub, tokGitHubPAT, tokGitLab, tokSlack, tokWebhook, tokAnthropic,
-		tokOpenAI, tokOpenAIOld, tokGoogle, tokStripe, tokStripeRK, tokNPM, tokPyPI,
-		tokJWT, tokAWSID, "aws_secret_access_key=" + tokAWSSecret,
-		"SecretAccessKey: " + tokAWSSecret, "pg://u:" + tokURLPass + "@h",
-		tokPrivateKey, tokOpenSSHKey, tokPGPKey, keyBegin + "\n" + keyBody,
-		tokAWSID + tokJWT, "https://x:" + tokGitHub + "@h",
-		"x " + tokJWT + " " + tokAWSID + " " + tokPrivateKey,
-		"password: " + mix(16, 80) + "!", "Authorization: Bearer " + mix(40, 81),
-		"api_key=" + mix(32, 82), `{"token": "` + mix(40, 83) + `"}`, "X-Api-Key: " + mix(32, 84),
-		"?token=" + mix(40, 85) + "&x=1", "AccountKey=" + mix(86, 86) + "==;x=y",
-		"password := os.Getenv(\"X\")", "token == nil", "a::b", "k := v",
-	} {
+	for _, s := range findSeeds() { // secrets of every kind, glued, and keys like credentials
 		f.Add([]byte(s))
 	}
 	for _, c := range ruleCases() {
